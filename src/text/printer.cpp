@@ -1,0 +1,125 @@
+// Canonical text printer, in the dialect Intel's compiler prints
+// (igc-dialect.md §1): print(parse(print(k))) == print(k).
+#include <fmt/format.h>
+
+#include "visakit/visakit.hpp"
+
+namespace visakit {
+namespace {
+
+std::string attrText(const Attribute& a) {
+  switch (a.kind) {
+    case Attribute::Kind::Bool: return a.name;
+    case Attribute::Kind::Int: return fmt::format("{}={}", a.name, a.intVal);
+    default: return fmt::format("{}=\"{}\"", a.name, a.strVal);
+  }
+}
+
+std::string attrList(const std::vector<Attribute>& attrs) {
+  if (attrs.empty()) return {};
+  std::string r = " attrs={";
+  for (size_t i = 0; i < attrs.size(); ++i) r += (i ? "," : "") + attrText(attrs[i]);
+  return r + "}";
+}
+
+std::string predName(const Kernel& k, uint32_t id) {
+  const SimpleVar* p = k.pred(id);
+  return p && !p->name.empty() ? p->name : fmt::format("P{}", id);
+}
+
+std::string regionText(const Region& r) {
+  auto v = [](uint8_t x) { return std::to_string(x == kRegionNull ? 0 : x); };
+  if (r.vs == kRegionNull && r.w == kRegionNull) return "<" + v(r.hs) + ">";
+  return "<" + v(r.vs) + ";" + v(r.w) + "," + v(r.hs) + ">";
+}
+
+std::string operandText(const Kernel& k, const Operand& o) {
+  switch (o.kind) {
+    case Operand::Kind::General: {
+      const char* mods[] = {"", "(abs)", "(-)", "(-abs)", "", "(~)"};
+      unsigned m = static_cast<unsigned>(o.mod);
+      return fmt::format("{}{}({},{}){}", m < 6 ? mods[m] : "", k.varName(o.id), o.row, o.col, regionText(o.region));
+    }
+    case Operand::Kind::Predicate: return predName(k, o.id);
+    case Operand::Kind::Immediate:
+      return fmt::format("0x{:x}:{}", typeSize(o.type) == 8 ? o.value : (o.value & 0xffffffffu), typeName(o.type));
+    case Operand::Kind::Raw: return fmt::format("{}.{}", k.varName(o.id), o.offset);
+    case Operand::Kind::Surface: return k.surfaceName(o.id);
+    case Operand::Kind::Label:
+      return o.id < k.labels.size() ? k.labels[o.id].name : fmt::format("L{}", o.id);
+    case Operand::Kind::Int: return std::to_string(o.value);
+    case Operand::Kind::None: break;
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string printInstruction(const Kernel& k, const Instruction& inst) {
+  const InstrDesc* d = lookup(inst.op);
+  if (inst.op == Opcode::LABEL) return operandText(k, inst.f[0]) + ":";
+  std::string s;
+  if (inst.pred.id != 0) {
+    s += fmt::format("({}{}{}) ", inst.pred.invert ? "!" : "", predName(k, inst.pred.id),
+                     inst.pred.control == 1 ? ".any" : inst.pred.control == 2 ? ".all" : "");
+  }
+  s += d->mnemonic;
+  for (int i = 0; i < d->numFields; ++i) {
+    const Operand& o = inst.f[i];
+    switch (d->fields[i].kind) {
+      case FieldKind::RelOp: s += fmt::format(".{}", relOpName(static_cast<unsigned>(o.value))); break;
+      case FieldKind::NumBlocks: s += fmt::format(".{}", 1u << (o.value & 3)); break;
+      case FieldKind::ChannelMask: s += "." + channelMaskText(static_cast<unsigned>(o.value)); break;
+      default: break;
+    }
+  }
+  if (inst.sat) s += ".sat";
+  if (d->find(FieldKind::ExecSize) >= 0)
+    s += fmt::format(" (M{}{}, {})", (inst.emask & 7) + 1, inst.emask & 8 ? "_NM" : "", inst.execSize());
+  for (int pos = 0; pos < d->numTextOperands(); ++pos) s += " " + operandText(k, inst.f[d->atTextPos(pos)]);
+  return s;
+}
+
+std::string printText(const Module& m) {
+  std::string out = fmt::format(".version {}.{}\n", m.major, m.minor);
+  for (const Kernel& k : m.kernels) {
+    out += fmt::format("{} \"{}\"\n", k.isFunction ? ".global_function" : ".kernel", k.name);
+    for (const GenVar& v : k.vars) {
+      out += fmt::format(".decl {} v_type=G type={} num_elts={}", v.name, typeName(v.type), v.numElts);
+      if (v.align) out += fmt::format(" align={}", alignName(v.align));
+      if (v.aliasBase) out += fmt::format(" alias=<{}, {}>", k.varName(v.aliasBase), v.aliasOffset);
+      out += attrList(v.attrs) + "\n";
+    }
+    for (const SimpleVar& a : k.addrs) out += fmt::format(".decl {} v_type=A num_elts={}{}\n", a.name, a.numElts, attrList(a.attrs));
+    for (size_t i = 0; i < k.preds.size(); ++i)
+      out += fmt::format(".decl {} v_type=P num_elts={}{}\n", predName(k, static_cast<uint32_t>(i + 1)), k.preds[i].numElts,
+                         attrList(k.preds[i].attrs));
+    // Samplers and surfaces print as S<id>/T<id> with their name in v_name (spec-decisions T3).
+    for (size_t i = 0; i < k.samplers.size(); ++i) {
+      std::string n = fmt::format("S{}", i);
+      out += fmt::format(".decl {} v_type=S num_elts={}{}{}\n", n, k.samplers[i].numElts,
+                         k.samplers[i].name != n && !k.samplers[i].name.empty() ? " v_name=" + k.samplers[i].name : "",
+                         attrList(k.samplers[i].attrs));
+    }
+    for (size_t i = 0; i < k.surfaces.size(); ++i) {
+      std::string n = k.surfaceName(static_cast<uint32_t>(i + kNumPredefSurfaces));
+      out += fmt::format(".decl {} v_type=T num_elts={}{}{}\n", n, k.surfaces[i].numElts,
+                         k.surfaces[i].name != n && !k.surfaces[i].name.empty() ? " v_name=" + k.surfaces[i].name : "",
+                         attrList(k.surfaces[i].attrs));
+    }
+    for (const Input& in : k.inputs) {
+      std::string n = in.cls == Input::Class::General   ? k.varName(in.id)
+                      : in.cls == Input::Class::Surface ? k.surfaceName(in.id)
+                                                        : fmt::format("S{}", in.id);
+      out += fmt::format(".input {} offset={} size={}\n", n, in.offset, in.size);
+    }
+    for (const Attribute& a : k.attrs) out += ".kernel_attr " + attrText(a) + "\n";
+    for (const Instruction& inst : k.code) {
+      if (inst.op == Opcode::LABEL) out += "\n" + printInstruction(k, inst) + "\n";
+      else out += "    " + printInstruction(k, inst) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace visakit

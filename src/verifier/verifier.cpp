@@ -1,0 +1,420 @@
+// The strict verifier: every rule the pages state, per instruction, driven by
+// the instruction table; plus the framework rules of chapters 3-5.
+#include <bit>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "verifier/footprint.hpp"
+#include "visakit/visakit.hpp"
+
+namespace visakit {
+
+uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, Footprint fp, unsigned grfSize) {
+  unsigned exec = inst.execSize();
+  auto intField = [&](FieldKind k) -> uint32_t {
+    int i = d.find(k);
+    return i >= 0 ? static_cast<uint32_t>(inst.f[i].value) : 0;
+  };
+  switch (fp) {
+    case Footprint::ExecDwords: return exec * 4;
+    // SCATTER4_SCALED: channels x max(exec_size, GRF_SIZE/4) dwords.
+    case Footprint::Scatter4Src:
+      return static_cast<uint32_t>(std::popcount(intField(FieldKind::ChannelMask) & 15u)) *
+             std::max(exec, grfSize / 4) * 4;
+    // QW_SCATTER: src[j*exec_size+i], 8 bytes each, num_blocks blocks.
+    case Footprint::QwSrc: return (1u << (intField(FieldKind::NumBlocks) & 3)) * exec * 8;
+    // URB_WRITE: "First 8 elements".
+    case Footprint::Urb8Dwords: return 32;
+    // URB_WRITE: "num_out GRFs".
+    case Footprint::UrbVertexData: return intField(FieldKind::Int8) * grfSize;
+    case Footprint::None: break;
+  }
+  return 0;
+}
+
+namespace {
+
+class Verifier {
+ public:
+  Verifier(const Kernel& k, Diagnostics& d, const Options& o) : k_(k), d_(d), grf_(o.grfSize) {}
+
+  void run() {
+    decls();
+    for (size_t i = 0; i < k_.code.size(); ++i) {
+      idx_ = i;
+      instruction(k_.code[i]);
+    }
+    labels();
+  }
+
+ private:
+  const Kernel& k_;
+  Diagnostics& d_;
+  unsigned grf_;
+  size_t idx_ = 0;
+  bool inDecls_ = true;
+
+  void err(SrcLoc loc, std::string msg) {
+    std::string where;
+    if (loc.line == 0) {
+      where = inDecls_ ? fmt::format("kernel '{}'", k_.name)
+                       : fmt::format("kernel '{}', instruction #{}", k_.name, idx_);
+    }
+    d_.add(Severity::Error, loc, std::move(msg), std::move(where));
+  }
+
+  // Byte size of a general variable; false if the id names nothing.
+  bool varBytes(uint32_t id, Type& t, uint32_t& bytes) const { return k_.varInfo(id, t, bytes); }
+
+  // Offset of a variable inside its root (alias chain), and the root's size.
+  void rootOf(uint32_t id, uint32_t& offset, uint32_t& rootBytes) const {
+    offset = 0;
+    Type t;
+    for (int guard = 0; guard < 64; ++guard) {
+      const GenVar* v = k_.userVar(id);
+      if (!v || v->aliasBase == 0) break;
+      offset += v->aliasOffset;
+      id = v->aliasBase;
+    }
+    if (!varBytes(id, t, rootBytes)) rootBytes = 0;
+  }
+
+  void decls() {
+    inDecls_ = true;
+    for (size_t i = 0; i < k_.vars.size(); ++i) {
+      const GenVar& v = k_.vars[i];
+      uint32_t id = static_cast<uint32_t>(kNumPredefVars + i);
+      if (v.type == Type::V || v.type == Type::UV || v.type == Type::VF || v.type == Type::BOOL)
+        err(v.loc, fmt::format("variable '{}' cannot have type {} (packed and bool types are for immediates)", v.name, typeName(v.type)));
+      // Chapter 4 var_info: num_elements in [1, 4096].
+      if (v.numElts < 1 || v.numElts > 4096)
+        err(v.loc, fmt::format("variable '{}' has {} elements; the valid range is [1, 4096]", v.name, v.numElts));
+      if (v.align > 9) err(v.loc, fmt::format("variable '{}' has an invalid alignment code {}", v.name, v.align));
+      if (v.aliasBase) {
+        Type bt;
+        uint32_t bbytes;
+        if (v.aliasBase == id || !varBytes(v.aliasBase, bt, bbytes)) {
+          err(v.loc, fmt::format("alias base of '{}' is not a declared general variable", v.name));
+          continue;
+        }
+        // Chapter 4: alias chains must end; "an error if the offset is not aligned to the type".
+        uint32_t cur = v.aliasBase;
+        for (int guard = 0; guard < 64 && cur; ++guard) {
+          const GenVar* b = k_.userVar(cur);
+          if (!b) break;
+          if (cur == id) {
+            err(v.loc, fmt::format("alias chain of '{}' is circular", v.name));
+            break;
+          }
+          cur = b->aliasBase;
+        }
+        if (v.aliasOffset % typeSize(v.type))
+          err(v.loc, fmt::format("alias offset {} of '{}' is not aligned to its type {}", v.aliasOffset, v.name, typeName(v.type)));
+        uint32_t need = v.aliasOffset + v.numElts * typeSize(v.type);
+        if (need > bbytes)
+          err(v.loc, fmt::format("alias '{}' covers bytes [{}, {}) but its base '{}' has {} bytes", v.name, v.aliasOffset,
+                                 need, k_.varName(v.aliasBase), bbytes));
+      }
+    }
+    for (const SimpleVar& p : k_.preds) {
+      unsigned n = p.numElts;
+      if (n != 1 && n != 2 && n != 4 && n != 8 && n != 16 && n != 32)
+        err(p.loc, fmt::format("predicate '{}' has {} elements; it must have 1, 2, 4, 8, 16 or 32", p.name, n));
+    }
+    for (const SimpleVar& a : k_.addrs)
+      if (a.numElts < 1 || a.numElts > 16) err(a.loc, fmt::format("address variable '{}' must have 1 to 16 elements", a.name));
+    for (const SimpleVar& s : k_.surfaces)
+      if (s.numElts < 1 || s.numElts > 128) err(s.loc, fmt::format("surface '{}' must have 1 to 128 elements", s.name));
+    for (const SimpleVar& s : k_.samplers)
+      if (s.numElts < 1 || s.numElts > 128) err(s.loc, fmt::format("sampler '{}' must have 1 to 128 elements", s.name));
+    std::vector<std::pair<int, int>> ranges;
+    for (const Input& in : k_.inputs) {
+      uint32_t size = 0;
+      std::string name;
+      if (in.cls == Input::Class::General) {
+        Type t;
+        if (!k_.userVar(in.id) || !varBytes(in.id, t, size)) {
+          err(in.loc, fmt::format("input names general variable V{} which is not declared", in.id));
+          continue;
+        }
+        name = k_.varName(in.id);
+      } else if (in.cls == Input::Class::Surface) {
+        const SimpleVar* s = k_.surface(in.id);
+        if (!s) {
+          err(in.loc, fmt::format("input names surface T{} which is not declared (user surfaces start at T6)", in.id));
+          continue;
+        }
+        size = s->numElts * 4u;
+        name = k_.surfaceName(in.id);
+      } else {
+        if (in.id >= k_.samplers.size()) {
+          err(in.loc, fmt::format("input names sampler S{} which is not declared", in.id));
+          continue;
+        }
+        size = k_.samplers[in.id].numElts * 4u;
+        name = fmt::format("S{}", in.id);
+      }
+      // igc-dialect.md §3.1: input size must equal the variable size.
+      if (in.size != size) err(in.loc, fmt::format("input '{}' has size {} but the variable has {} bytes", name, in.size, size));
+      if (in.offset < 0) err(in.loc, fmt::format("input '{}' has a negative offset", name));
+      for (auto [b, e] : ranges)
+        if (in.offset < e && b < in.offset + in.size) {
+          err(in.loc, fmt::format("input '{}' at [{}, {}) overlaps another input", name, in.offset, in.offset + in.size));
+          break;
+        }
+      ranges.emplace_back(in.offset, in.offset + in.size);
+    }
+    inDecls_ = false;
+  }
+
+  SrcLoc at(const Operand& o, const Instruction& inst) const { return o.loc.line ? o.loc : inst.loc; }
+
+  void instruction(const Instruction& inst) {
+    const InstrDesc* d = lookup(inst.op);
+    if (!d) {
+      err(inst.loc, fmt::format("unknown opcode 0x{:02x}", static_cast<unsigned>(inst.op)));
+      return;
+    }
+    if (inst.op == Opcode::LABEL) {
+      if (inst.f[0].id >= k_.labels.size()) err(inst.loc, fmt::format("label id {} names no label", inst.f[0].id));
+      return;
+    }
+    unsigned exec = inst.execSize();
+    unsigned off = emaskOffset(inst.emask);
+    if (d->find(FieldKind::ExecSize) >= 0) {
+      if (inst.execCode > 5) {
+        err(inst.loc, fmt::format("invalid execution size code {}", inst.execCode));
+        return;
+      }
+      if (!(d->execSizes & (1u << inst.execCode))) {
+        std::string legal;
+        for (unsigned c = 0; c < 6; ++c)
+          if (d->execSizes & (1u << c)) legal += (legal.empty() ? "" : ", ") + std::to_string(1u << c);
+        err(inst.loc, fmt::format("execution size {} is not allowed for {} (allowed: {}; {} page)", exec, d->pageMnemonic,
+                                  legal, d->page));
+      }
+      // Chapter 3 "Execution Mask": offset aligned to the execution size; offset + size <= 32.
+      if (off % exec != 0)
+        err(inst.loc, fmt::format("mask offset {} (M{}) is not aligned to the execution size {}", off, (inst.emask & 7) + 1, exec));
+      else if (off + exec > 32)
+        err(inst.loc, fmt::format("mask offset {} + execution size {} exceeds 32 channels", off, exec));
+    }
+    if (inst.pred.id) {
+      const SimpleVar* p = k_.pred(inst.pred.id);
+      if (!p) err(inst.loc, fmt::format("predicate id {} names no predicate variable", inst.pred.id));
+      else if (off + exec > p->numElts)
+        err(inst.loc, fmt::format("predicate '{}' has {} elements but the instruction reads bits {}..{}", p->name, p->numElts,
+                                  off, off + exec - 1));
+      if (inst.pred.control == 3) err(inst.loc, "predicate control 3 is reserved");
+    }
+    if (inst.sat && !d->sat) err(inst.loc, fmt::format("'{}' does not take .sat", d->mnemonic));
+    for (int i = 0; i < d->numFields; ++i) field(*d, inst, d->fields[i], inst.f[i]);
+  }
+
+  void field(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o) {
+    SrcLoc loc = at(o, inst);
+    switch (f.kind) {
+      case FieldKind::ExecSize:
+      case FieldKind::Pred: return;
+      case FieldKind::RelOp:
+      case FieldKind::NumBlocks:
+      case FieldKind::ChannelMask:
+      case FieldKind::Int8:
+      case FieldKind::Int16:
+        if (o.value < f.minVal || o.value > f.maxVal) {
+          if (f.kind == FieldKind::NumBlocks) {
+            std::string legal;
+            for (unsigned v = f.minVal; v <= f.maxVal; ++v) legal += (legal.empty() ? "." : ", .") + std::to_string(1u << v);
+            err(loc, fmt::format("block count {} is not allowed for {} (allowed: {}; {} page)", 1u << (o.value & 3),
+                                 d.pageMnemonic, legal, d.page));
+          } else if (f.kind == FieldKind::ChannelMask) {
+            err(loc, fmt::format("{} needs at least one channel enabled ({} page)", d.pageMnemonic, d.page));
+          } else {
+            err(loc, fmt::format("{} {} is out of range [{}, {}] ({} page)", f.name, o.value, f.minVal, f.maxVal, d.page));
+          }
+        }
+        return;
+      case FieldKind::Zero8:
+      case FieldKind::Zero16:
+        if (o.value != 0) err(loc, fmt::format("{} must be zero ({} page: ignored and always zero)", f.name, d.page));
+        return;
+      case FieldKind::Surface:
+        if (o.id >= kNumPredefSurfaces && !k_.surface(o.id))
+          err(loc, fmt::format("surface T{} is not a declared surface variable", o.id));
+        return;
+      case FieldKind::Label:
+        if (o.id >= k_.labels.size()) err(loc, fmt::format("label id {} names no label", o.id));
+        return;
+      case FieldKind::Raw: raw(d, inst, f, o, loc); return;
+      case FieldKind::PredDst:
+        if (o.kind != Operand::Kind::Predicate) err(loc, fmt::format("{} of {} must be a predicate variable", f.name, d.mnemonic));
+        else predOperand(inst, o, loc);
+        return;
+      case FieldKind::VecDst:
+      case FieldKind::VecSrc:
+      case FieldKind::CmpDst: vector(d, inst, f, o, loc); return;
+    }
+  }
+
+  void predOperand(const Instruction& inst, const Operand& o, SrcLoc loc) {
+    const SimpleVar* p = k_.pred(o.id);
+    if (!p) {
+      err(loc, fmt::format("predicate id {} names no predicate variable", o.id));
+      return;
+    }
+    unsigned need = emaskOffset(inst.emask) + inst.execSize();
+    if (need > p->numElts)
+      err(loc, fmt::format("predicate '{}' has {} elements but the instruction touches {}", p->name, p->numElts, need));
+  }
+
+  void raw(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, SrcLoc loc) {
+    if (o.kind != Operand::Kind::Raw) {
+      err(loc, fmt::format("{} of {} must be a raw operand", f.name, d.pageMnemonic));
+      return;
+    }
+    if (o.id == kVarNull) {
+      if (o.offset != 0) err(loc, "%null must have 0 as offset");
+      if (!(f.flags & kNullOk)) err(loc, fmt::format("{} of {} cannot be %null", f.name, d.pageMnemonic));
+      return;
+    }
+    Type t;
+    uint32_t bytes;
+    if (!varBytes(o.id, t, bytes)) {
+      err(loc, fmt::format("raw operand names variable V{} which is not declared", o.id));
+      return;
+    }
+    if (f.types && !(f.types & bit(t)))
+      err(loc, fmt::format("{} of {} must have type {}, but '{}' has type {} ({} page)", f.name, d.pageMnemonic,
+                           typeListText(f.types), k_.varName(o.id), typeName(t), d.page));
+    // igc-dialect.md §3.1: raw operands of GRF-sized variables are GRF-aligned.
+    uint32_t rootOff, rootBytes;
+    rootOf(o.id, rootOff, rootBytes);
+    if (rootBytes >= grf_ && (rootOff + o.offset) % grf_ != 0)
+      err(loc, fmt::format("raw operand '{}.{}' is not GRF-aligned (offset {} in a {}-byte GRF)", k_.varName(o.id), o.offset,
+                           rootOff + o.offset, grf_));
+    uint32_t need = rawFootprint(d, inst, f.footprint, grf_);
+    if (o.offset + need > bytes)
+      err(loc, fmt::format("{} '{}.{}' needs {} bytes but '{}' has only {} bytes from offset {} ({} page)", f.name,
+                           k_.varName(o.id), o.offset, need, k_.varName(o.id), o.offset < bytes ? bytes - o.offset : 0,
+                           o.offset, d.page));
+  }
+
+  void vector(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, SrcLoc loc) {
+    bool isDst = f.kind != FieldKind::VecSrc;
+    bool logic = inst.op == Opcode::AND || inst.op == Opcode::OR || inst.op == Opcode::XOR || inst.op == Opcode::NOT;
+    if (o.kind == Operand::Kind::Predicate) {
+      if (!(logic || f.kind == FieldKind::CmpDst)) {
+        err(loc, fmt::format("a predicate cannot be the {} of {}", f.name, d.mnemonic));
+        return;
+      }
+      predOperand(inst, o, loc);
+      return;
+    }
+    // Modifiers (chapter 5 "modifiers"): not only on logic ops; -/abs on arithmetic.
+    if (o.mod != Mod::None) {
+      bool ok = o.mod == Mod::Not ? (f.flags & kNotMod) : (o.mod != Mod::Sat && (f.flags & kArithMod));
+      if (!ok) err(loc, fmt::format("this source modifier is not allowed on {}", d.mnemonic));
+    }
+    if (o.kind == Operand::Kind::Immediate) {
+      if (isDst || !(f.flags & kImmOk)) {
+        err(loc, fmt::format("{} of {} cannot be an immediate", f.name, d.mnemonic));
+        return;
+      }
+      bool packed = o.type == Type::V || o.type == Type::UV || o.type == Type::VF;
+      if (f.types && !(f.types & bit(o.type)) && !(packed && d.cls != InstrClass::Memory))
+        err(loc, fmt::format("{} of {} must have type {}, found immediate of type {} ({} page)", f.name, d.pageMnemonic,
+                             typeListText(f.types), typeName(o.type), d.page));
+      return;
+    }
+    if (o.kind != Operand::Kind::General) {
+      err(loc, fmt::format("{} of {} must be a general variable{}", f.name, d.mnemonic, isDst ? "" : " or an immediate"));
+      return;
+    }
+    Type t;
+    uint32_t bytes;
+    if (!varBytes(o.id, t, bytes)) {
+      err(loc, fmt::format("operand names variable V{} which is not declared", o.id));
+      return;
+    }
+    if (o.id == kVarNull && !isDst) {
+      err(loc, "%null cannot be a source operand");
+      return;
+    }
+    if (f.types && !(f.types & bit(t)))
+      err(loc, fmt::format("{} of {} must have type {}, but '{}' has type {}", f.name, d.pageMnemonic, typeListText(f.types),
+                           k_.varName(o.id), typeName(t)));
+    unsigned exec = inst.execSize();
+    unsigned ts = typeSize(t);
+    if (o.col * ts >= grf_) err(loc, fmt::format("column offset {} crosses the GRF boundary", o.col));
+    uint64_t first = uint64_t{o.row} * (grf_ / ts) + o.col;
+    uint64_t last = first;
+    if (f.flags & kScalar) {
+      // "Offset(scalar)": one element, region <0;1,0>.
+      if (!(o.region.vs == 0 && o.region.w == 1 && o.region.hs == 0))
+        err(loc, fmt::format("{} of {} must be a scalar (region <0;1,0>) or an immediate", f.name, d.pageMnemonic));
+    } else if (isDst) {
+      // Chapter 5 region rule 5: dst HorzStride must not be 0.
+      if (o.region.hs == 0) err(loc, "horizontal stride of a destination must not be 0");
+      else if (o.region.hs != 1 && o.region.hs != 2 && o.region.hs != 4)
+        err(loc, fmt::format("horizontal stride {} is not allowed (1, 2 or 4)", o.region.hs));
+      last = first + uint64_t{exec - 1} * o.region.hs;
+    } else {
+      // Chapter 5 "General Restrictions on Region Parameters".
+      unsigned vs = o.region.vs, w = o.region.w, hs = o.region.hs;
+      bool ok = true;
+      if (w != 1 && w != 2 && w != 4 && w != 8 && w != 16) {
+        err(loc, fmt::format("region width {} is not allowed (1, 2, 4, 8 or 16)", w));
+        ok = false;
+      }
+      if (hs != 0 && hs != 1 && hs != 2 && hs != 4) {
+        err(loc, fmt::format("horizontal stride {} is not allowed (0, 1, 2 or 4)", hs));
+        ok = false;
+      }
+      if (vs == kRegionNull) {
+        err(loc, "a source region needs a vertical stride");
+        ok = false;
+      }
+      if (ok && w > exec) {
+        err(loc, fmt::format("region width {} is greater than the execution size {}", w, exec));
+        ok = false;
+      }
+      if (ok) last = first + uint64_t{exec / w - 1} * vs + uint64_t{w - 1} * hs;
+    }
+    if ((last + 1) * ts > bytes)
+      err(loc, fmt::format("operand reaches element {} of '{}', which has {} elements of type {}", last, k_.varName(o.id),
+                           bytes / ts, typeName(t)));
+  }
+
+  void labels() {
+    std::vector<bool> defined(k_.labels.size());
+    for (const Instruction& i : k_.code)
+      if (i.op == Opcode::LABEL && i.f[0].id < defined.size()) defined[i.f[0].id] = true;
+    std::set<uint32_t> reported;
+    for (size_t i = 0; i < k_.code.size(); ++i) {
+      idx_ = i;
+      const Instruction& inst = k_.code[i];
+      const InstrDesc* d = lookup(inst.op);
+      if (!d || inst.op == Opcode::LABEL) continue;
+      int li = d->find(FieldKind::Label);
+      if (li < 0) continue;
+      uint32_t id = inst.f[li].id;
+      if (id < defined.size() && !defined[id] && reported.insert(id).second)
+        err(at(inst.f[li], inst), fmt::format("undefined label '{}'", k_.labels[id].name));
+    }
+  }
+};
+
+}  // namespace
+
+bool verify(const Module& m, Diagnostics& diags, const Options& opts) {
+  unsigned before = diags.errorCount();
+  if (opts.grfSize != 32 && opts.grfSize != 64) {
+    diags.error({}, fmt::format("GRF size must be 32 or 64, not {}", opts.grfSize));
+    return false;
+  }
+  for (const Kernel& k : m.kernels) Verifier(k, diags, opts).run();
+  return diags.errorCount() == before;
+}
+
+}  // namespace visakit

@@ -1,0 +1,140 @@
+// Text front end: spellings, values, diagnostics, CLI behaviour.
+#include <gtest/gtest.h>
+
+#include "test_util.hpp"
+#include "visakit/visakit.hpp"
+
+using namespace visakit;
+
+namespace {
+
+const char* kHeader =
+    ".version 4.2\n"
+    ".kernel \"k\"\n"
+    ".decl Offs v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl Data v_type=G type=ud num_elts=16 align=GRF\n"
+    ".decl Buf v_type=T num_elts=1\n";
+
+Module parseOk(const std::string& src) {
+  Diagnostics d;
+  auto m = parseText(src, d);
+  EXPECT_TRUE(m) << d.render("t", src);
+  return m ? *m : Module{};
+}
+
+TEST(Parser, PageSpellings) {
+  // spec-decisions T1/T2: upper-case page mnemonics, T0 = %slm, T5 = %scratch.
+  Module a = parseOk(std::string(kHeader) +
+                     "GATHER_SCALED.4 (M1, 16) T0 0x0:ud Offs.0 Data.0\n"
+                     "SCATTER_SCALED.1 (M1, 16) T5 0x0:ud Offs.0 Data.0\n");
+  Module b = parseOk(std::string(kHeader) +
+                     "gather_scaled.4 (M1, 16) %slm 0x0:ud Offs.0 Data.0\n"
+                     "scatter_scaled.1 (M1, 16) %scratch 0x0:ud Offs.0 Data.0\n");
+  EXPECT_TRUE(a == b);
+  EXPECT_EQ(a.kernels[0].code[0].f[5].id, 0u);  // Surface field of GATHER_SCALED
+  EXPECT_EQ(a.kernels[0].code[1].f[5].id, 5u);
+}
+
+TEST(Parser, ImmediateValues) {
+  // igc-dialect.md §2.4: narrow integers stored extended to 32 bits.
+  Module m = parseOk(std::string(kHeader) +
+                     ".decl W v_type=G type=w num_elts=16\n"
+                     ".decl F v_type=G type=f num_elts=16\n"
+                     "mov (M1, 8) W(0,0)<1> -1:w\n"
+                     "mov (M1, 8) W(0,0)<1> 0xffffffff:w\n"
+                     "mov (M1, 8) F(0,0)<1> 1.5:f\n"
+                     "mov (M1, 8) Offs(0,0)<1> 0x76543210:v\n"
+                     "mov (M1, 8) W(0,0)<1> 0xff:ub\n"
+                     "mov (M1, 8) W(0,0)<1> -128:b\n");
+  const auto& c = m.kernels[0].code;
+  EXPECT_EQ(c[0].f[3].value, 0xffffffffu);
+  EXPECT_EQ(c[1].f[3].value, 0xffffffffu);
+  EXPECT_EQ(c[2].f[3].value, 0x3fc00000u);  // 1.5f = sign 0, exp 127, mantissa 0x400000
+  EXPECT_EQ(c[3].f[3].value, 0x76543210u);
+  EXPECT_EQ(c[4].f[3].value, 0xffu);
+  EXPECT_EQ(c[5].f[3].value, 0xffffff80u);
+}
+
+TEST(Parser, KernelAttrFollowedByInstructionOnSameLine) {
+  // IGC's printer leaves out the newline after the last .kernel_attr (spec-decisions T5).
+  Module m = parseOk(std::string(kHeader) + ".kernel_attr Target=\"cm\"    mov (M1, 8) Offs(0,0)<1> 0x0:ud\n");
+  ASSERT_EQ(m.kernels[0].code.size(), 1u);
+  EXPECT_EQ(m.kernels[0].attrs[0].strVal, "cm");
+}
+
+TEST(Parser, SurfaceNamesAndVName) {
+  Module m = parseOk(".version 4.2\n.kernel \"k\"\n"
+                     ".decl Offs v_type=G type=ud num_elts=8 align=GRF\n"
+                     ".decl T6 v_type=T num_elts=1 v_name=buf\n"
+                     "gather_scaled.1 (M1, 8) buf 0x0:ud Offs.0 Offs.0\n"
+                     "gather_scaled.1 (M1, 8) T6 0x0:ud Offs.0 Offs.0\n");
+  EXPECT_EQ(m.kernels[0].surfaces[0].name, "buf");
+  EXPECT_TRUE(m.kernels[0].code[0] == m.kernels[0].code[1]);
+}
+
+TEST(Diagnostics, LlvmStyleWithCaretAndAllErrors) {
+  std::string src = std::string(kHeader) +
+                    "    mov (M1, 8) Nope(0,0)<1> 0x0:ud\n"
+                    "    frobnicate (M1, 8)\n";
+  Diagnostics d;
+  EXPECT_FALSE(parseText(src, d));
+  EXPECT_EQ(d.errorCount(), 2u);
+  // Line 6, column 17 is where 'Nope' starts; the caret underlines its 4 characters.
+  EXPECT_EQ(d.render("k.visaasm", src),
+            "k.visaasm:6:17: error: use of undeclared variable 'Nope'\n"
+            "    mov (M1, 8) Nope(0,0)<1> 0x0:ud\n"
+            "                ^~~~\n"
+            "k.visaasm:7:5: error: unknown instruction 'frobnicate'\n"
+            "    frobnicate (M1, 8)\n"
+            "    ^~~~~~~~~~\n");
+}
+
+TEST(Diagnostics, VersionMustComeFirst) {
+  Diagnostics d;
+  EXPECT_FALSE(parseText(".kernel \"k\"\n", d));
+  ASSERT_GE(d.all().size(), 1u);
+  EXPECT_EQ(d.all()[0].loc.line, 1u);
+}
+
+TEST(Cli, ExitCodesAndHelp) {
+  auto dir = std::filesystem::temp_directory_path() / "visakit_cli_test";
+  std::filesystem::create_directories(dir);
+  std::string good = (dir / "good.visaasm").string(), bad = (dir / "bad.visaasm").string();
+  std::ofstream(good) << kHeader << "    ret (M1, 1)\n";
+  std::ofstream(bad) << kHeader << "    ret (M1, 3)\n";
+  EXPECT_EQ(vtest::runCli("check " + good).exit, 0);
+  auto r = vtest::runCli("check " + bad);
+  EXPECT_EQ(r.exit, 1);
+  EXPECT_NE(r.output.find("bad.visaasm:6:14: error: invalid execution size 3"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("1 error generated."), std::string::npos) << r.output;
+  EXPECT_EQ(vtest::runCli("check").exit, 2);
+  EXPECT_EQ(vtest::runCli("check --bogus " + good).exit, 2);
+  EXPECT_EQ(vtest::runCli("check " + (dir / "missing.visaasm").string()).exit, 1);
+  for (const char* cmd : {"check", "fmt", "asm", "dis", "run"}) {
+    auto h = vtest::runCli(std::string(cmd) + " --help");
+    EXPECT_EQ(h.exit, 0) << cmd;
+    EXPECT_NE(h.output.find("Usage"), std::string::npos) << cmd << ": " << h.output;
+  }
+}
+
+TEST(Cli, FmtOutputIsAtomicAndNotWrittenOnFailure) {
+  auto dir = std::filesystem::temp_directory_path() / "visakit_fmt_test";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::string bad = (dir / "bad.visaasm").string(), out = (dir / "out.visaasm").string();
+  std::ofstream(bad) << kHeader << "    ret (M1, 3)\n";
+  EXPECT_EQ(vtest::runCli("fmt " + bad + " -o " + out).exit, 1);
+  EXPECT_FALSE(std::filesystem::exists(out));
+  std::string good = (dir / "good.visaasm").string();
+  std::ofstream(good) << kHeader << "ret (M1, 1)\n";
+  EXPECT_EQ(vtest::runCli("fmt " + good + " -o " + out).exit, 0);
+  // Canonical form: surfaces print as T<id> with v_name (spec-decisions T3), instructions indented 4.
+  EXPECT_EQ(vtest::readAll(out), ".version 4.2\n.kernel \"k\"\n"
+                                 ".decl Offs v_type=G type=ud num_elts=16 align=GRF\n"
+                                 ".decl Data v_type=G type=ud num_elts=16 align=GRF\n"
+                                 ".decl T6 v_type=T num_elts=1 v_name=Buf\n"
+                                 "    ret (M1, 1)\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 3);  // no temp files left
+}
+
+}  // namespace

@@ -1,0 +1,63 @@
+// Helpers shared by the test harnesses: files, running the CLI.
+#pragma once
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace vtest {
+
+namespace fs = std::filesystem;
+
+inline std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct CliResult {
+  int exit = -1;
+  std::string output;  // stdout and stderr together
+};
+
+// Runs the visakit CLI with `args` (already shell-quoted) through the shell.
+inline CliResult runCli(const std::string& args) {
+  CliResult r;
+  std::string cmd = std::string(VISAKIT_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.output.append(buf.data(), n);
+  int st = pclose(p);
+  r.exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+// Every file with extension `ext` under the given folders of the source tree.
+inline std::vector<fs::path> sourceFiles(std::initializer_list<const char*> dirs, const std::string& ext) {
+  std::vector<fs::path> out;
+  for (const char* d : dirs) {
+    fs::path dir = fs::path(VISAKIT_SOURCE_DIR) / d;
+    if (!fs::exists(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir))
+      if (e.path().extension() == ext) out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+inline std::string testName(const fs::path& p) {
+  std::string n = p.parent_path().filename().string() + "_" + p.stem().string();
+  for (auto& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+}  // namespace vtest
