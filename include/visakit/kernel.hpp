@@ -51,7 +51,8 @@ struct GenVar {
 // Predicate id = 1 + index; address id = index; sampler id = index;
 // surface id = 6 + index.
 struct SimpleVar {
-  std::string name;  // surfaces/samplers: the v_name (or the declared name)
+  std::string name;      // surfaces/samplers: the v_name (or the declared name)
+  std::string declName;  // the name in the text's .decl (not part of the kernel's identity)
   uint16_t numElts = 1;
   std::vector<Attribute> attrs;
   SrcLoc loc;

@@ -13,8 +13,18 @@
 
 namespace visakit {
 
+// Limits on untrusted input (issue 6): defaults no real kernel meets,
+// overridable from the CLI. Exceeding one is an error, never a crash.
+struct Limits {
+  uint64_t maxFileBytes = 256ull << 20;  // input file size
+  uint32_t maxKernels = 4096;            // kernels + functions per file
+  uint32_t maxVars = 1u << 20;           // declarations (all classes) per kernel
+  uint32_t maxInstructions = 1u << 24;   // instructions per kernel
+};
+
 struct Options {
   unsigned grfSize = 32;  // bytes per GRF row: 32 or 64
+  Limits limits;
 };
 
 // Text front end (chapter 8 assembly syntax, in IGC's dialect). Returns
@@ -34,7 +44,7 @@ bool verify(const Module& m, Diagnostics& diags, const Options& opts = {});
 // Binary object format (chapter 4; igc-dialect.md §2).
 bool looksBinary(std::string_view bytes);
 std::vector<uint8_t> writeBinary(const Module& m);
-std::optional<Module> readBinary(std::string_view bytes, Diagnostics& diags);
+std::optional<Module> readBinary(std::string_view bytes, Diagnostics& diags, const Options& opts = {});
 // Single instruction codec (used by golden tests).
 void encodeInstruction(const Instruction& inst, std::vector<uint8_t>& out);
 // Decodes one instruction at `pos`; on error reports and returns false.

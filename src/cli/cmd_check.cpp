@@ -11,7 +11,7 @@ Runner addCheck(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   auto opts = std::make_shared<Options>();
   cmd->add_option("FILE", *files, "kernel files (.visaasm text or .isa binary, detected by content)")->required();
-  cmd->add_option("--grf-size", opts->grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  addInputOptions(cmd, *opts);
   return [files, opts]() {
     int rc = kExitOk;
     for (const auto& f : *files)
@@ -31,7 +31,7 @@ Runner addFmt(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("FILE", a->in, "kernel file (.visaasm or .isa)")->required();
   cmd->add_option("-o,--output", a->out, "write here instead of stdout (atomically)");
-  cmd->add_option("--grf-size", a->opts.grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  addInputOptions(cmd, a->opts);
   cmd->add_flag("--no-verify", a->noVerify, "print even if the kernel breaks verifier rules (syntax must be valid)");
   return [a]() {
     auto l = loadAndVerify(a->in, a->opts, !a->noVerify);

@@ -1,8 +1,10 @@
 #include "cli/common.hpp"
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -28,8 +30,39 @@ bool readFile(const std::string& path, std::string& out, std::string& err) {
   return true;
 }
 
+namespace {
+// The temporary file being written, removed by the SIGINT/SIGTERM handler so
+// that an interrupted run leaves neither a partial output nor a stray file.
+char gTmpPath[4096];
+volatile std::sig_atomic_t gTmpActive = 0;
+
+extern "C" void onFatalSignal(int sig) {
+  if (gTmpActive) ::unlink(gTmpPath);
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+struct TmpGuard {
+  explicit TmpGuard(const std::string& p) {
+    std::snprintf(gTmpPath, sizeof gTmpPath, "%s", p.c_str());
+    gTmpActive = 1;
+  }
+  ~TmpGuard() { gTmpActive = 0; }
+};
+}  // namespace
+
+void installSignalHandlers() {
+  std::signal(SIGINT, onFatalSignal);
+  std::signal(SIGTERM, onFatalSignal);
+}
+
 bool writeFileAtomic(const std::string& path, std::string_view data, std::string& err) {
   std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  if (tmp.size() >= sizeof gTmpPath) {
+    err = fmt::format("cannot write '{}': path too long", path);
+    return false;
+  }
+  TmpGuard guard(tmp);
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) {
     err = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
@@ -46,10 +79,25 @@ bool writeFileAtomic(const std::string& path, std::string_view data, std::string
   return true;
 }
 
+void addInputOptions(CLI::App* cmd, Options& opts) {
+  cmd->add_option("--grf-size", opts.grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  cmd->add_option("--max-file-size", opts.limits.maxFileBytes, "largest input file in bytes")->capture_default_str();
+  cmd->add_option("--max-kernels", opts.limits.maxKernels, "most kernels and functions in one file")->capture_default_str();
+  cmd->add_option("--max-vars", opts.limits.maxVars, "most declarations in one kernel")->capture_default_str();
+  cmd->add_option("--max-instructions", opts.limits.maxInstructions, "most instructions in one kernel")->capture_default_str();
+}
+
 std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts, bool verifyIt) {
   Loaded l;
   std::string err;
   std::string data;
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (!ec && size > opts.limits.maxFileBytes) {
+    std::cerr << fmt::format("visakit: error: '{}' is {} bytes, over the limit of {} (--max-file-size)\n", path, size,
+                             opts.limits.maxFileBytes);
+    return std::nullopt;
+  }
   if (!readFile(path, data, err)) {
     std::cerr << "visakit: error: " << err << "\n";
     return std::nullopt;
@@ -57,7 +105,7 @@ std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts
   Diagnostics diags;
   std::optional<Module> m;
   if (looksBinary(data)) {
-    m = readBinary(data, diags);
+    m = readBinary(data, diags, opts);
   } else {
     l.source = std::move(data);
     Module partial;

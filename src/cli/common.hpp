@@ -16,6 +16,8 @@ namespace visakit::cli {
 constexpr int kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitFindings = 3;
 
 bool readFile(const std::string& path, std::string& out, std::string& err);
+// SIGINT/SIGTERM remove an output being written, then end the process.
+void installSignalHandlers();
 // Writes via a temporary file in the same folder and a rename: never a partial file.
 bool writeFileAtomic(const std::string& path, std::string_view data, std::string& err);
 
@@ -26,6 +28,9 @@ struct Loaded {
   std::string source;  // text source ("" for binary)
 };
 std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts, bool verifyIt = true);
+
+// --max-file-size, --max-kernels, --max-vars, --max-instructions, --grf-size.
+void addInputOptions(CLI::App* cmd, Options& opts);
 
 // One function per command: registers options on `app`, returns the runner.
 using Runner = std::function<int()>;

@@ -5,6 +5,7 @@
 
 int main(int argc, char** argv) {
   using namespace visakit::cli;
+  installSignalHandlers();
   CLI::App app{"visakit: assemble, verify, encode, disassemble and run Intel vISA kernels on the CPU.\n"
                "Exit codes: 0 success, 1 invalid input or failed run, 2 usage error, 3 --check findings."};
   app.require_subcommand(1);

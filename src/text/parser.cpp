@@ -19,6 +19,7 @@ using text::Tok;
 using text::Token;
 
 struct ParseError {};
+struct LimitError {};  // a limit was exceeded: stop parsing the file
 
 struct Sym {
   enum class Kind : uint8_t { Gen, Pred, Addr, Sampler, Surface } kind;
@@ -28,10 +29,16 @@ struct Sym {
 class Parser {
  public:
   Parser(std::string_view src, Diagnostics& d, const Options& o) : diags_(d), opts_(o) {
+    if (src.size() > o.limits.maxFileBytes) {
+      d.error({}, fmt::format("input is {} bytes, over the limit of {} (--max-file-size)", src.size(), o.limits.maxFileBytes));
+      tooBig_ = true;
+      return;
+    }
     toks_ = text::lex(src, d);
   }
 
   std::optional<Module> run(Module* partial) {
+    if (tooBig_) return std::nullopt;
     bool versionSeen = false;
     while (peek().kind != Tok::End) {
       if (peek().kind == Tok::Newline) {
@@ -50,6 +57,8 @@ class Parser {
         statement();
       } catch (const ParseError&) {
         skipLine();
+      } catch (const LimitError&) {
+        break;
       }
     }
     finishKernel();
@@ -63,6 +72,7 @@ class Parser {
 
  private:
   std::vector<Token> toks_;
+  bool tooBig_ = false;
   size_t p_ = 0;
   Diagnostics& diags_;
   Options opts_;
@@ -90,6 +100,10 @@ class Parser {
     throw ParseError{};
   }
   void error(SrcLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
+  [[noreturn]] void limit(const Token& t, const std::string& msg) {
+    error(t.loc, msg);
+    throw LimitError{};
+  }
   void expectPunct(char c, std::string_view what) {
     if (!peek().is(c)) fail(peek(), fmt::format("expected '{}' {}, found {}", c, what, text::describe(peek())));
     next();
@@ -161,6 +175,8 @@ class Parser {
       if (name.kind != Tok::String && name.kind != Tok::Ident)
         fail(name, fmt::format("expected kernel name, found {}", text::describe(name)));
       next();
+      if (mod_.kernels.size() >= opts_.limits.maxKernels)
+        limit(d, fmt::format("more than {} kernels and functions in one file (--max-kernels)", opts_.limits.maxKernels));
       mod_.kernels.emplace_back();
       k_ = &mod_.kernels.back();
       k_->name = std::string(name.text);
@@ -192,6 +208,8 @@ class Parser {
   void finishKernel() { k_ = nullptr; }
 
   void define(const Token& name, Sym s) {
+    if (syms_.size() >= opts_.limits.maxVars)
+      limit(name, fmt::format("more than {} declarations in kernel '{}' (--max-vars)", opts_.limits.maxVars, k_->name));
     std::string key(name.text);
     if (syms_.count(key) || predefVarByName(key)) fail(name, fmt::format("redeclaration of '{}'", key));
     syms_.emplace(std::move(key), s);
@@ -305,6 +323,7 @@ class Parser {
     if (alias) fail(alias->first, "'alias=' is only for general variables");
     SimpleVar s;
     s.name = std::string(vname ? vname->text : name.text);
+    s.declName = std::string(name.text);
     s.numElts = static_cast<uint16_t>(*numElts);
     s.attrs = std::move(attrs);
     s.loc = name.loc;
@@ -396,7 +415,7 @@ class Parser {
     inst.f[0].kind = Operand::Kind::Label;
     inst.f[0].id = id;
     inst.f[0].loc = name.loc;
-    k_->code.push_back(inst);
+    pushInstruction(inst, name);
   }
 
   // ---- instructions ----
@@ -445,6 +464,12 @@ class Parser {
                                  desc->mnemonic, desc->numTextOperands()));
       inst.f[fi] = operand(desc->fields[fi]);
     }
+    pushInstruction(inst, mn);
+  }
+
+  void pushInstruction(const Instruction& inst, const Token& at) {
+    if (k_->code.size() >= opts_.limits.maxInstructions)
+      limit(at, fmt::format("more than {} instructions in kernel '{}' (--max-instructions)", opts_.limits.maxInstructions, k_->name));
     k_->code.push_back(inst);
   }
 

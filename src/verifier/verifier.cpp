@@ -303,6 +303,22 @@ class Verifier {
   void vector(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, SrcLoc loc) {
     bool isDst = f.kind != FieldKind::VecSrc;
     bool logic = inst.op == Opcode::AND || inst.op == Opcode::OR || inst.op == Opcode::XOR || inst.op == Opcode::NOT;
+    if (o.kind == Operand::Kind::Predicate && inst.op == Opcode::MOV && !isDst) {
+      // MOV page: a predicate src0 needs exec size 1, no predication or .sat, and a UB/UW/UD
+      // destination at least as wide as the predicate.
+      const SimpleVar* p = k_.pred(o.id);
+      Type dt;
+      uint32_t dbytes;
+      const Operand& dst = inst.f[d.find(FieldKind::VecDst)];
+      if (inst.execSize() != 1) err(loc, "mov from a predicate needs execution size 1 (MOV page)");
+      if (inst.pred.id || inst.sat) err(loc, "mov from a predicate cannot be predicated or saturated (MOV page)");
+      if (!p) err(loc, fmt::format("predicate id {} names no predicate variable", o.id));
+      else if (dst.kind == Operand::Kind::General && varBytes(dst.id, dt, dbytes) &&
+               (!(types(Type::UB, Type::UW, Type::UD) & bit(dt)) || typeSize(dt) * 8 < p->numElts))
+        err(loc, fmt::format("mov from predicate '{}' ({} elements) needs a UB, UW or UD destination of at least {} bits",
+                             p->name, p->numElts, p->numElts));
+      return;
+    }
     if (o.kind == Operand::Kind::Predicate) {
       if (!(logic || f.kind == FieldKind::CmpDst)) {
         err(loc, fmt::format("a predicate cannot be the {} of {}", f.name, d.mnemonic));

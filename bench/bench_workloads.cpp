@@ -1,0 +1,176 @@
+// Native vs. simulated throughput of each workload (issue 5).
+//
+//   BM_Native/<workload>            the straightforward C++ loop (native.cpp)
+//   BM_Sim/<workload>/jobs:<n>      the kernel bench/kernels/<workload>.visaasm through sim::run,
+//                                   on 1 host thread and on all cores
+//   BM_SimCheck/gather_1MiB/jobs:1  the same with --check on
+//   BM_SimLaunch/<w>/jobs:1         (gather_*, dispatch) an empty kernel over the same surfaces and threads: the
+//                                   fixed cost of a launch, i.e. the simulator's ceiling
+//
+// All report items_per_second (data elements per second) on identical data.
+// Before timing, every simulated configuration is run once and its output
+// compared byte for byte with the native output; a difference skips the
+// benchmark with an error. bench/run.sh turns the JSON output into the table
+// of docs/performance.md.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <thread>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include "workloads.hpp"
+
+namespace visakit::bench {
+namespace {
+
+constexpr double kMiB = 1024.0 * 1024.0;
+
+void BM_Native(benchmark::State& st, const std::string& wl) {
+  Dataset& d = dataset(wl);
+  if (!d.error.empty()) {
+    st.SkipWithError(d.error.c_str());
+    return;
+  }
+  for (auto _ : st) {
+    d.runNative(d);
+    benchmark::DoNotOptimize(d.native[0].data());
+    benchmark::ClobberMemory();
+  }
+  st.SetItemsProcessed(st.iterations() * d.items);
+  st.SetLabel(d.unit);
+}
+
+// Counters of the verification run of each (workload, jobs, check), reported
+// by every run of that benchmark (repetitions included).
+std::map<std::string, benchmark::UserCounters>& verifiedCounters() {
+  static std::map<std::string, benchmark::UserCounters> m;
+  return m;
+}
+
+// One verified run of the configuration: output equal to the native result,
+// no findings. Also measures the run's peak memory beyond what was resident.
+bool verifyOnce(benchmark::State& st, Dataset& d, const sim::LaunchConfig& cfg) {
+  auto key = std::make_pair(cfg.jobs, cfg.check);
+  std::string ckey = d.name + "/" + std::to_string(cfg.jobs) + (cfg.check ? "/check" : "");
+  if (d.verified.count(key)) {
+    for (const auto& [n, c] : verifiedCounters()[ckey]) st.counters[n] = c;
+    return true;
+  }
+  d.resetSim(d);
+#if defined(__GLIBC__)
+  malloc_trim(0);  // freed heap pages are returned, so that the peak shows what the run itself touches
+#endif
+  bool peakOk = resetPeakRss();
+  uint64_t before = currentRssBytes();
+  sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
+  uint64_t peak = peakRssBytes();
+  if (!r.ok()) {
+    st.SkipWithError(("simulation failed: " + r.error).c_str());
+    return false;
+  }
+  if (!r.findings.empty()) {
+    std::string msg = std::string("unexpected --check finding: ") + sim::findingKindText(r.findings[0].kind);
+    st.SkipWithError(msg.c_str());
+    return false;
+  }
+  if (std::string e = d.compare(d, r); !e.empty()) {
+    st.SkipWithError(e.c_str());
+    return false;
+  }
+  d.verified.insert(key);
+  st.counters.clear();
+  st.counters["sim_threads"] = static_cast<double>(r.stats.threads);
+  st.counters["insts_per_item"] = static_cast<double>(r.stats.instructions) / static_cast<double>(d.items);
+  st.counters["surfaces_MiB"] = static_cast<double>(d.surfaceBytes()) / kMiB;
+  if (peakOk && peak >= before) st.counters["peak_extra_MiB"] = static_cast<double>(peak - before) / kMiB;
+  verifiedCounters()[ckey] = st.counters;
+  return true;
+}
+
+void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool check) {
+  Dataset& d = dataset(wl);
+  if (!d.error.empty()) {
+    st.SkipWithError(d.error.c_str());
+    return;
+  }
+  sim::LaunchConfig cfg = d.cfg;
+  cfg.jobs = jobs;
+  cfg.check = check;
+  if (!verifyOnce(st, d, cfg)) return;
+  for (auto _ : st) {
+    sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
+    if (!r.ok()) {
+      st.SkipWithError(("simulation failed: " + r.error).c_str());
+      break;
+    }
+    benchmark::DoNotOptimize(r.stats.instructions);
+  }
+  st.SetItemsProcessed(st.iterations() * d.items);
+  st.counters["jobs"] = jobs;
+  st.SetLabel(d.unit);
+}
+
+// The empty kernel (launch_only.visaasm) with the workload's surfaces and thread space.
+void BM_SimLaunch(benchmark::State& st, const std::string& wl) {
+  Dataset& d = dataset(wl);
+  std::string err;
+  const Kernel* k = benchKernel("launch_only.visaasm", err);
+  if (!d.error.empty() || !k) {
+    st.SkipWithError(d.error.empty() ? err.c_str() : d.error.c_str());
+    return;
+  }
+  sim::LaunchConfig cfg = d.cfg;
+  cfg.jobs = 1;
+  cfg.args.clear();
+  for (auto _ : st) {
+    sim::RunResult r = sim::run(*k, d.surfaces, cfg);
+    if (!r.ok()) {
+      st.SkipWithError(("simulation failed: " + r.error).c_str());
+      break;
+    }
+  }
+  st.SetItemsProcessed(st.iterations() * d.items);
+  st.SetLabel(d.unit);
+}
+
+unsigned allCores() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+// The 256 MiB workload takes seconds per run: one iteration, one repetition.
+bool isLarge(const std::string& wl) { return wl == "gather_256MiB"; }
+double minTimeOf(const std::string& wl) { return isLarge(wl) ? 0.05 : 0.3; }
+
+void configure(benchmark::internal::Benchmark* b, const std::string& wl) {
+  b->UseRealTime()->MinTime(minTimeOf(wl))->Unit(benchmark::kMillisecond);
+  if (isLarge(wl)) b->Repetitions(1);
+}
+
+int registerAll() {
+  std::vector<unsigned> jobs = {1};
+  if (allCores() > 1) jobs.push_back(allCores());
+  for (const std::string& wl : workloadNames()) {
+    configure(benchmark::RegisterBenchmark(("BM_Native/" + wl).c_str(), [wl](benchmark::State& st) { BM_Native(st, wl); }),
+              wl);
+    for (unsigned j : jobs)
+      configure(benchmark::RegisterBenchmark(("BM_Sim/" + wl + "/jobs:" + std::to_string(j)).c_str(),
+                                             [wl, j](benchmark::State& st) { BM_Sim(st, wl, j, false); }),
+                wl);
+    if (wl.rfind("gather_", 0) == 0 || wl == "dispatch")
+      configure(benchmark::RegisterBenchmark(("BM_SimLaunch/" + wl + "/jobs:1").c_str(),
+                                             [wl](benchmark::State& st) { BM_SimLaunch(st, wl); }),
+                wl);
+    if (wl == "gather_1MiB")
+      configure(benchmark::RegisterBenchmark(("BM_SimCheck/" + wl + "/jobs:1").c_str(),
+                                             [wl](benchmark::State& st) { BM_Sim(st, wl, 1, true); }),
+                wl);
+  }
+  return 0;
+}
+
+[[maybe_unused]] const int registered = registerAll();
+
+}  // namespace
+}  // namespace visakit::bench

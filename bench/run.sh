@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Runs the visakit-bench suite and prints the table of docs/performance.md (markdown).
+#
+#   bench/run.sh [PATH/TO/visakit-bench] [extra Google Benchmark flags...]
+#
+# Environment: REPS (repetitions per benchmark, median reported; default 3),
+#              JSON (keep the raw results at this path; default: a temp file, removed).
+# Also available as `cmake --build --preset default --target bench`.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(dirname "$here")"
+exe="${1:-}"
+if [[ $# -gt 0 ]]; then shift; fi
+if [[ -z "$exe" ]]; then
+  for c in "$root/build/default/bench/visakit-bench" "$root/build/bench/bench/visakit-bench"; do
+    if [[ -x "$c" ]]; then exe="$c"; break; fi
+  done
+fi
+if [[ -z "$exe" || ! -x "$exe" ]]; then
+  echo "run.sh: visakit-bench not found; build it: cmake --build --preset default --target visakit-bench" >&2
+  exit 2
+fi
+
+reps="${REPS:-3}"
+json="${JSON:-}"
+tmp=""
+if [[ -z "$json" ]]; then
+  tmp="$(mktemp -t visakit-bench.XXXXXX.json)"
+  json="$tmp"
+  trap 'rm -f "$tmp"' EXIT
+fi
+
+cmd=("$exe" "--benchmark_repetitions=$reps" "--benchmark_report_aggregates_only=true"
+     "--benchmark_out=$json" "--benchmark_out_format=json" "$@")
+echo "running: ${cmd[*]}" >&2
+"${cmd[@]}" >&2
+
+model="$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)"
+CMD="${cmd[*]}" MODEL="$model" NPROC="$(nproc)" KERNEL="$(uname -sr)" \
+  CXX_VERSION="$(${CXX:-g++} --version 2>/dev/null | head -n1 || true)" \
+  python3 - "$json" <<'PY'
+import json, os, re, sys
+
+with open(sys.argv[1]) as f:
+    data = json.load(f)
+ctx = data.get("context", {})
+
+# name -> entry; the median of the repetitions if there are aggregates, else the single run
+runs, medians = {}, {}
+for b in data.get("benchmarks", []):
+    parts = [p for p in b.get("run_name", b["name"]).split("/")
+             if not re.match(r"^(min_time:|real_time$|iterations:|repeats:)", p)]
+    name = "/".join(parts)
+    if b.get("run_type") == "aggregate":
+        if b.get("aggregate_name") == "median":
+            medians[name] = b
+    else:
+        runs.setdefault(name, b)
+res = dict(runs)
+res.update(medians)
+errors = {}
+for b in data.get("benchmarks", []):
+    if b.get("error_occurred"):
+        parts = [p for p in b.get("run_name", b["name"]).split("/")
+                 if not re.match(r"^(min_time:|real_time$|iterations:|repeats:)", p)]
+        errors.setdefault("/".join(parts), b.get("error_message", "error"))
+
+def rate(name):
+    b = res.get(name)
+    if b is None or name in errors:
+        return None
+    return b.get("items_per_second")
+
+def fmt_rate(v):
+    if v is None:
+        return "n/a"
+    for div, suf in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if v >= div:
+            return f"{v / div:.3g} {suf}/s"
+    return f"{v:.3g} /s"
+
+def fmt_x(v, digits=3):
+    return "n/a" if v is None else f"{v:.{digits}f}"
+
+cores = int(os.environ.get("NPROC", "1"))
+all_jobs = max(j for j in [1] + [int(m.group(1)) for n in res for m in [re.search(r"/jobs:(\d+)$", n)] if m])
+ratio_target = {"gather_256MiB": 0.75, "gather_1MiB": 0.35}
+speedup_target = {"gather_1MiB", "gather_256MiB", "dispatch"}
+workloads = []
+for n in list(res) + list(errors):
+    m = re.match(r"^BM_Native/(.+)$", n)
+    if m and m.group(1) not in workloads:
+        workloads.append(m.group(1))
+
+print("## Native vs. simulated throughput\n")
+print(f"Machine: {os.environ.get('MODEL') or 'unknown CPU'}, {os.environ.get('NPROC')} cores "
+      f"(benchmark context: {ctx.get('num_cpus', '?')} CPUs at {ctx.get('mhz_per_cpu', '?')} MHz), "
+      f"{os.environ.get('KERNEL', '')}, {os.environ.get('CXX_VERSION', '')}; "
+      f"load average at start {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}.\n")
+print(f"Command: `{os.environ.get('CMD', '')}`\n")
+print(f"items/s = data elements per second (median of the repetitions). Ratio = simulated on 1 host thread / native "
+      f"(both single-threaded). Speed-up = simulated on {all_jobs} host threads / on 1.\n")
+print(f"| workload | unit | native | sim, 1 thread | ratio | ratio target | sim, {all_jobs} threads | speed-up | speed-up target |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for w in workloads:
+    nat = rate(f"BM_Native/{w}")
+    s1 = rate(f"BM_Sim/{w}/jobs:1")
+    sn = rate(f"BM_Sim/{w}/jobs:{all_jobs}") if all_jobs > 1 else None
+    ratio = s1 / nat if nat and s1 else None
+    sp = sn / s1 if sn and s1 else None
+    unit = (res.get(f"BM_Native/{w}") or {}).get("label", "")
+    rt = ratio_target.get(w, 0.25)
+    st = f">= {0.9 * all_jobs:.2g}" if w in speedup_target and all_jobs > 1 else "-"
+    err = [errors[n] for n in (f"BM_Native/{w}", f"BM_Sim/{w}/jobs:1", f"BM_Sim/{w}/jobs:{all_jobs}") if n in errors]
+    row = f"| {w} | {unit} | {fmt_rate(nat)} | {fmt_rate(s1)} | {fmt_x(ratio)} | >= {rt} | {fmt_rate(sn)} | {fmt_x(sp, 2)} | {st} |"
+    if err:
+        row += f" **error: {err[0]}**"
+    print(row)
+
+print("\n## --check\n")
+print("| workload | sim, 1 thread, check off | check on | slow-down | target |")
+print("|---|---:|---:|---:|---:|")
+for n in sorted(res):
+    m = re.match(r"^BM_SimCheck/(.+)/jobs:1$", n)
+    if not m:
+        continue
+    w = m.group(1)
+    off, on = rate(f"BM_Sim/{w}/jobs:1"), rate(n)
+    slow = off / on if off and on else None
+    print(f"| {w} | {fmt_rate(off)} | {fmt_rate(on)} | {fmt_x(slow, 2)} x | <= 3 x |" + (f" **error: {errors[n]}**" if n in errors else ""))
+
+print("\n## Fixed cost of a launch\n")
+print("An empty kernel (`launch_only.visaasm`) with the workload's surfaces and thread space, 1 host thread: "
+      "what `sim::run` costs before the first instruction. Share = its time / the workload's simulated time.\n")
+print("| workload | empty launch, ms per run | as items/s (ceiling) | share of sim, 1 thread |")
+print("|---|---:|---:|---:|")
+for w in workloads:
+    n = f"BM_SimLaunch/{w}/jobs:1"
+    if n not in res:
+        continue
+    lr, s1 = rate(n), rate(f"BM_Sim/{w}/jobs:1")
+    ms = res[n].get("real_time")
+    unit = res[n].get("time_unit", "ms")
+    share = s1 / lr if lr and s1 else None
+    print(f"| {w} | {ms:.3g} {unit} | {fmt_rate(lr)} | {'n/a' if share is None else f'{100 * share:.0f} %'} |")
+
+print("\n## assemble (parse + verify + encode)\n")
+print("| kernel | instructions/s | MB/s | target |")
+print("|---|---:|---:|---:|")
+for n in sorted(res):
+    m = re.match(r"^BM_Assemble/(\d+)$", n)
+    if not m:
+        continue
+    b = res[n]
+    ips = b.get("items_per_second")
+    mbs = b.get("bytes_per_second", 0) / 1e6
+    print(f"| {int(m.group(1)):,} instructions | {fmt_rate(ips)} | {mbs:.1f} | >= 2 M/s |")
+
+print("\n## Memory of a simulated launch (1 host thread, the verification run)\n")
+print("Peak RSS growth during one `sim::run`, against the bytes of the bound surfaces (+ URB).\n")
+print("| workload | simulated threads | surfaces MiB | peak growth MiB | sim instructions / item |")
+print("|---|---:|---:|---:|---:|")
+for w in workloads:
+    b = res.get(f"BM_Sim/{w}/jobs:1")
+    if not b or f"BM_Sim/{w}/jobs:1" in errors:
+        continue
+    pe = b.get("peak_extra_MiB")
+    print(f"| {w} | {int(b.get('sim_threads', 0)):,} | {b.get('surfaces_MiB', 0):.1f} | "
+          f"{'n/a' if pe is None else f'{pe:.1f}'} | {b.get('insts_per_item', 0):.3f} |")
+PY

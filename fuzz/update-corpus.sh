@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Refreshes the committed seed corpora from the examples and test kernels.
+# Usage: fuzz/update-corpus.sh [path/to/visakit]   (the binary seeds need `visakit asm`)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+vk=${1:-build/default/visakit}
+rm -rf fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run
+mkdir -p fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run
+for f in examples/*.visaasm tests/sim/cases/*.visaasm tests/verify/cases/*.visaasm tests/binary/*.visaasm; do
+  [ -f "$f" ] || continue
+  cp "$f" "fuzz/corpus/text/$(basename "$(dirname "$f")")_$(basename "$f")"
+done
+for f in examples/*.visaasm tests/sim/cases/*.visaasm; do
+  [ -f "$f" ] || continue
+  cp "$f" "fuzz/corpus/run/$(basename "$f")"
+  "$vk" asm "$f" -o "fuzz/corpus/binary/$(basename "${f%.visaasm}").isa" 2>/dev/null || true
+done
+cp ../shared/reference/igc-isa/*.isa fuzz/corpus/binary/ 2>/dev/null || true
+echo "text: $(ls fuzz/corpus/text | wc -l) seeds, binary: $(ls fuzz/corpus/binary | wc -l), run: $(ls fuzz/corpus/run | wc -l)"

@@ -1,0 +1,115 @@
+// The functional simulator: runs a verified kernel over a thread space against
+// real surface data (chapter 3 "Execution Model"; igc-dialect.md §4).
+//
+//   LaunchConfig cfg; cfg.threads = {4, 1};
+//   std::vector<SurfaceBinding> s = {{"buf", bytes}};
+//   RunResult r = sim::run(kernel, s, cfg);   // s[i].bytes now hold the results
+//
+// The kernel must have passed verify() with the same GRF size.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "visakit/kernel.hpp"
+
+namespace visakit::sim {
+
+// A byte buffer bound to a surface of the kernel by its declared name, its
+// v_name, or T<id> (the predefined %scratch / T5 and T1, T2, TSS, %bss too).
+struct SurfaceBinding {
+  std::string name;
+  std::vector<uint8_t> bytes;  // input contents; replaced by the final contents
+};
+
+constexpr uint64_t kDefaultMaxSteps = 10'000'000;
+
+struct LaunchConfig {
+  // Media-walker thread space of each thread group (%thread_x, %thread_y).
+  std::array<uint32_t, 2> threads{1, 1};
+  // Thread groups (%group_id_x/y/z).
+  std::array<uint32_t, 3> groups{1, 1, 1};
+  // Threads per group; 0: threads[0] * threads[1]. When set and --threads is
+  // not, thread i of a group sees %thread_x = i, %thread_y = 0.
+  uint32_t groupThreads = 0;
+  unsigned grfSize = 32;
+  unsigned simd = 0;   // dispatch SIMD width 1..32; 0: SimdSize attribute, else 32
+  unsigned jobs = 0;   // host threads; 0: all cores
+  std::optional<uint64_t> slmBytes;  // nullopt: the SLMSize attribute, else none
+  std::optional<uint64_t> urbBytes;  // nullopt: no URB
+  uint64_t maxSteps = kDefaultMaxSteps;  // instructions per simulated thread
+  bool check = false;                    // run the checkers (OOB, same address, races)
+  unsigned maxExamples = 4;              // addresses kept per finding
+  // General-variable kernel inputs (.input): name and value text
+  // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
+  std::vector<std::pair<std::string, std::string>> args;
+};
+
+struct FindingExample {
+  uint32_t thread = 0;       // linear thread index in the launch
+  uint32_t lane = 0;         // channel of the instruction (0 .. exec_size-1)
+  uint64_t address = 0;      // byte address in the surface / SLM / URB
+  uint32_t size = 0;         // bytes of the element
+  uint32_t otherThread = 0;  // races: the other thread
+  uint32_t otherLane = 0;    // same address: the other lane
+  bool operator<(const FindingExample& o) const {
+    return std::tie(thread, lane, address) < std::tie(o.thread, o.lane, o.address);
+  }
+};
+
+struct Finding {
+  enum class Kind : uint8_t { OutOfBoundsRead, OutOfBoundsWrite, SameAddress, RaceWriteWrite, RaceReadWrite };
+  Kind kind = Kind::OutOfBoundsRead;
+  uint32_t instruction = 0;  // index in Kernel::code
+  SrcLoc loc;
+  std::string space;         // surface name, "%slm" or "URB"
+  uint64_t spaceSize = 0;
+  uint64_t count = 0;        // occurrences (elements)
+  std::vector<FindingExample> examples;  // the first few, by (thread, lane, address)
+};
+const char* findingKindText(Finding::Kind k);
+
+struct SpaceStats {
+  std::string name;
+  uint64_t bytesRead = 0, bytesWritten = 0;  // in-bounds bytes
+};
+
+struct Stats {
+  uint64_t threads = 0;
+  uint64_t instructions = 0;  // instructions issued, all threads
+  uint64_t lanes = 0;         // enabled channels of the issued instructions
+  std::vector<SpaceStats> spaces;
+};
+
+struct ThreadCoord {
+  uint32_t x = 0, y = 0;         // %thread_x, %thread_y
+  uint32_t gx = 0, gy = 0, gz = 0;  // %group_id_x/y/z
+};
+
+struct RunResult {
+  enum class Status : uint8_t { Ok, LaunchError, Failed };
+  Status status = Status::Ok;
+  std::string error;            // LaunchError / Failed: the message
+  Stats stats;
+  std::vector<Finding> findings;  // sorted by instruction, then kind
+  std::vector<uint8_t> urb;       // final URB contents
+  bool ok() const { return status == Status::Ok; }
+};
+
+// Coordinates of linear thread `t` of a launch (for reports).
+ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t);
+
+// Runs `k` (verified with cfg.grfSize). Surfaces are updated in place only if
+// the run succeeds.
+RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
+
+// Surface id a binding name refers to, or nullopt.
+std::optional<uint32_t> surfaceByBindingName(const Kernel& k, std::string_view name);
+
+}  // namespace visakit::sim

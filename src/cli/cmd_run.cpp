@@ -1,0 +1,297 @@
+// visakit run KERNEL ...: execute a kernel over a thread space against real data.
+#include <charconv>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/common.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::cli {
+namespace {
+
+struct RunArgs {
+  std::string file, kernel;
+  std::string threads, groups, groupThreads, slm, urb, dumpUrb, simd, jobs, maxSteps, maxErrors;
+  std::vector<std::string> surfaces, outs, args;
+  unsigned grfSize = 32;
+  bool check = false, stats = false, json = false;
+};
+
+struct CliError {
+  int code;
+  std::string msg;
+};
+
+[[noreturn]] void fail(int code, std::string msg) { throw CliError{code, std::move(msg)}; }
+
+uint64_t parseNumber(std::string_view opt, std::string_view s, uint64_t min, uint64_t max) {
+  std::string_view t = s;
+  int base = 10;
+  if (t.size() > 2 && t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) {
+    base = 16;
+    t.remove_prefix(2);
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), v, base);
+  if (t.empty() || ec != std::errc() || p != t.data() + t.size())
+    fail(kExitInvalid, fmt::format("{} '{}': not a number (decimal or 0x hexadecimal)", opt, s));
+  if (v < min || v > max) fail(kExitInvalid, fmt::format("{} {}: must be in the range [{}, {}]", opt, s, min, max));
+  return v;
+}
+
+// "X[,Y[,Z]]"
+std::vector<uint32_t> parseDims(std::string_view opt, std::string_view s, size_t maxDims) {
+  std::vector<uint32_t> out;
+  size_t start = 0;
+  while (true) {
+    size_t comma = s.find(',', start);
+    std::string_view part = s.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    out.push_back(static_cast<uint32_t>(parseNumber(opt, part, 1, 0xffffffffu)));
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  if (out.size() > maxDims)
+    fail(kExitInvalid, fmt::format("{} '{}': at most {} dimensions", opt, s, maxDims));
+  return out;
+}
+
+std::pair<std::string, std::string> splitBinding(std::string_view opt, const std::string& s) {
+  size_t eq = s.find('=');
+  if (eq == std::string::npos || eq == 0)
+    fail(kExitUsage, fmt::format("{} '{}': expected NAME=VALUE", opt, s));
+  return {s.substr(0, eq), s.substr(eq + 1)};
+}
+
+std::string hex(uint64_t v) { return fmt::format("0x{:x}", v); }
+
+std::string exampleText(const sim::LaunchConfig& cfg, const sim::Finding& f, const sim::FindingExample& e) {
+  sim::ThreadCoord tc = sim::threadCoord(cfg, e.thread);
+  std::string who = fmt::format("thread {} (x={}, y={}, group {},{},{}) lane {}", e.thread, tc.x, tc.y, tc.gx, tc.gy,
+                                tc.gz, e.lane);
+  std::string where = fmt::format("address {}{} ({} byte{})", hex(e.address),
+                                  e.size > 1 ? ".." + hex(e.address + e.size - 1) : "", e.size, e.size == 1 ? "" : "s");
+  switch (f.kind) {
+    case sim::Finding::Kind::SameAddress:
+      return fmt::format("{}: {}, also written by lane {}", who, where, e.otherLane);
+    case sim::Finding::Kind::RaceWriteWrite:
+    case sim::Finding::Kind::RaceReadWrite:
+      if (e.otherThread == 0xffffffffu) return fmt::format("{}: {}, also accessed by other threads", who, where);
+      return fmt::format("{}: {}, also {} by thread {}", who, where,
+                         f.kind == sim::Finding::Kind::RaceWriteWrite ? "written" : "accessed", e.otherThread);
+    default: return fmt::format("{}: {}", who, where);
+  }
+}
+
+std::string spaceText(const sim::Finding& f) {
+  if (f.space == "URB" || f.space == "%slm") return fmt::format("{} ({} bytes)", f.space, f.spaceSize);
+  return fmt::format("surface '{}' ({} bytes)", f.space, f.spaceSize);
+}
+
+int runCommand(const RunArgs& a) {
+  sim::LaunchConfig cfg;
+  cfg.grfSize = a.grfSize;
+  if (!a.threads.empty()) {
+    auto d = parseDims("--threads", a.threads, 2);
+    cfg.threads = {d[0], d.size() > 1 ? d[1] : 1};
+  }
+  if (!a.groups.empty()) {
+    auto d = parseDims("--groups", a.groups, 3);
+    cfg.groups = {d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1};
+  }
+  if (!a.groupThreads.empty()) cfg.groupThreads = static_cast<uint32_t>(parseNumber("--group-threads", a.groupThreads, 1, 0xffff));
+  if (!a.slm.empty()) cfg.slmBytes = parseNumber("--slm", a.slm, 0, uint64_t{1} << 32);
+  if (!a.urb.empty()) cfg.urbBytes = parseNumber("--urb", a.urb, 0, uint64_t{1} << 32);
+  if (!a.simd.empty()) cfg.simd = static_cast<unsigned>(parseNumber("--simd", a.simd, 1, 32));
+  if (!a.jobs.empty()) cfg.jobs = static_cast<unsigned>(parseNumber("--jobs", a.jobs, 1, 1024));
+  if (!a.maxSteps.empty()) cfg.maxSteps = parseNumber("--max-steps", a.maxSteps, 1, ~uint64_t{0});
+  uint64_t maxErrors = a.maxErrors.empty() ? 20 : parseNumber("--max-errors", a.maxErrors, 1, 1u << 30);
+  cfg.check = a.check;
+  for (const auto& s : a.args) cfg.args.push_back(splitBinding("--arg", s));
+
+  Options opts;
+  opts.grfSize = a.grfSize;
+  auto loaded = loadAndVerify(a.file, opts);
+  if (!loaded) return kExitInvalid;
+  const Kernel* k = nullptr;
+  std::vector<std::string> names;
+  for (const Kernel& kk : loaded->module.kernels) {
+    if (kk.isFunction) continue;
+    names.push_back(kk.name);
+    if (a.kernel.empty() ? true : kk.name == a.kernel) {
+      if (!k || !a.kernel.empty()) k = &kk;
+    }
+  }
+  if (!a.kernel.empty() && (!k || k->name != a.kernel))
+    fail(kExitInvalid, fmt::format("'{}' has no kernel named '{}' (kernels: {})", a.file, a.kernel, fmt::join(names, ", ")));
+  if (!k) fail(kExitInvalid, fmt::format("'{}' has no kernel", a.file));
+  if (a.kernel.empty() && names.size() > 1)
+    fail(kExitInvalid, fmt::format("'{}' has {} kernels; choose one with --kernel ({})", a.file, names.size(), fmt::join(names, ", ")));
+
+  // Surfaces: NAME=FILE or NAME=zero:BYTES. Input files are only read.
+  std::vector<sim::SurfaceBinding> bindings;
+  for (const auto& s : a.surfaces) {
+    auto [name, what] = splitBinding("--surface", s);
+    sim::SurfaceBinding b;
+    b.name = name;
+    if (what.rfind("zero:", 0) == 0) {
+      b.bytes.assign(parseNumber("--surface " + name + "=zero", what.substr(5), 0, uint64_t{1} << 32), 0);
+    } else {
+      std::string data, err;
+      if (!readFile(what, data, err)) fail(kExitInvalid, fmt::format("--surface {}: {}", name, err));
+      b.bytes.assign(data.begin(), data.end());
+    }
+    if (!sim::surfaceByBindingName(*k, name)) {
+      std::vector<std::string> decl;
+      for (const auto& sv : k->surfaces) decl.push_back(sv.name);
+      fail(kExitInvalid, fmt::format("--surface {}: the kernel has no surface named '{}' (it declares: {})", name, name,
+                                     decl.empty() ? std::string("none") : fmt::format("{}", fmt::join(decl, ", "))));
+    }
+    bindings.push_back(std::move(b));
+  }
+  std::vector<std::pair<size_t, std::string>> outs;
+  for (const auto& o : a.outs) {
+    auto [name, file] = splitBinding("--out", o);
+    auto id = sim::surfaceByBindingName(*k, name);
+    size_t idx = bindings.size();
+    for (size_t i = 0; i < bindings.size(); ++i)
+      if (id && sim::surfaceByBindingName(*k, bindings[i].name) == id) idx = i;
+    if (!id) fail(kExitInvalid, fmt::format("--out {}: the kernel has no surface named '{}'", name, name));
+    if (idx == bindings.size()) fail(kExitInvalid, fmt::format("--out {}: surface '{}' is not bound (add --surface {}=...)", name, name, name));
+    outs.emplace_back(idx, file);
+  }
+  if (!a.dumpUrb.empty() && !cfg.urbBytes) fail(kExitInvalid, "--dump-urb needs --urb BYTES");
+
+  sim::RunResult r = sim::run(*k, bindings, cfg);
+  nlohmann::json j;
+  if (a.json) {
+    j["kernel"] = k->name;
+    j["ok"] = r.ok();
+    if (!r.ok()) j["error"] = r.error;
+  }
+  if (!r.ok()) {
+    if (a.json) std::cout << j.dump(2) << "\n";
+    std::cerr << "visakit: error: " << r.error << "\n";
+    return kExitInvalid;
+  }
+
+  // Findings: one report per instruction and kind.
+  size_t shown = 0;
+  for (const auto& f : r.findings) {
+    if (shown++ >= maxErrors) break;
+    std::string line = f.loc.line ? fmt::format("{}:{}:{}: ", a.file, f.loc.line, f.loc.col) : fmt::format("{}: instruction #{}: ", a.file, f.instruction);
+    std::cerr << line << "error: " << sim::findingKindText(f.kind) << " in " << spaceText(f)
+              << fmt::format(" ({} time{})", f.count, f.count == 1 ? "" : "s") << "\n";
+    std::cerr << "    " << printInstruction(*k, k->code[f.instruction]) << "\n";
+    for (const auto& e : f.examples) std::cerr << "    " << exampleText(cfg, f, e) << "\n";
+    if (f.count > f.examples.size()) std::cerr << fmt::format("    ... and {} more\n", f.count - f.examples.size());
+  }
+  if (r.findings.size() > maxErrors)
+    std::cerr << fmt::format("visakit: {} more findings not shown (--max-errors {})\n", r.findings.size() - maxErrors, maxErrors);
+  if (!r.findings.empty())
+    std::cerr << fmt::format("visakit: check: {} finding{}\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
+
+  if (a.json) {
+    j["threads"] = r.stats.threads;
+    j["instructions"] = r.stats.instructions;
+    j["lanes"] = r.stats.lanes;
+    j["spaces"] = nlohmann::json::array();
+    for (const auto& s : r.stats.spaces)
+      j["spaces"].push_back({{"name", s.name}, {"bytes_read", s.bytesRead}, {"bytes_written", s.bytesWritten}});
+    j["findings"] = nlohmann::json::array();
+    for (const auto& f : r.findings) {
+      nlohmann::json jf = {{"kind", sim::findingKindText(f.kind)}, {"instruction", f.instruction}, {"line", f.loc.line},
+                           {"space", f.space}, {"space_size", f.spaceSize}, {"count", f.count}};
+      jf["text"] = printInstruction(*k, k->code[f.instruction]);
+      jf["examples"] = nlohmann::json::array();
+      for (const auto& e : f.examples) {
+        nlohmann::json je = {{"thread", e.thread}, {"lane", e.lane}, {"address", e.address}, {"size", e.size}};
+        if (f.kind == sim::Finding::Kind::SameAddress) je["other_lane"] = e.otherLane;
+        if (f.kind == sim::Finding::Kind::RaceReadWrite || f.kind == sim::Finding::Kind::RaceWriteWrite)
+          je["other_thread"] = e.otherThread == 0xffffffffu ? nlohmann::json(nullptr) : nlohmann::json(e.otherThread);
+        jf["examples"].push_back(je);
+      }
+      j["findings"].push_back(jf);
+    }
+    std::cout << j.dump(2) << "\n";
+  } else if (a.stats) {
+    std::cout << fmt::format("threads: {}\ninstructions: {}\nlanes: {}\n", r.stats.threads, r.stats.instructions, r.stats.lanes);
+    for (const auto& s : r.stats.spaces)
+      std::cout << fmt::format("{}: {} bytes read, {} bytes written\n", s.name, s.bytesRead, s.bytesWritten);
+  }
+
+  // Results: only after a successful run.
+  int rc = r.findings.empty() ? kExitOk : kExitFindings;
+  for (const auto& [idx, file] : outs) {
+    std::string err;
+    const auto& b = bindings[idx].bytes;
+    if (!writeFileAtomic(file, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), err)) {
+      std::cerr << "visakit: error: " << err << "\n";
+      rc = kExitInvalid;
+    }
+  }
+  if (!a.dumpUrb.empty()) {
+    std::string err;
+    if (!writeFileAtomic(a.dumpUrb, std::string_view(reinterpret_cast<const char*>(r.urb.data()), r.urb.size()), err)) {
+      std::cerr << "visakit: error: " << err << "\n";
+      rc = kExitInvalid;
+    }
+  }
+  return rc;
+}
+
+}  // namespace
+
+Runner addRun(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "run",
+      "Execute a kernel on the CPU over a thread space against real data, and write the results.\n"
+      "Launch: a grid of thread groups (--groups), each a 2-D media-walker thread space (--threads)\n"
+      "or N threads (--group-threads). Each thread sees %thread_x/%thread_y (its place in its group)\n"
+      "and %group_id_x/y/z. Surfaces are byte buffers bound by name; %slm is one zero-filled block per\n"
+      "group; the URB is one zero-filled buffer. Semantics: the vISA pages and docs/spec-decisions.md.\n"
+      "Exit codes: 0 ok, 1 invalid kernel, launch error or failed run (nothing written),\n"
+      "2 usage error, 3 --check findings (results are still written).");
+  auto a = std::make_shared<RunArgs>();
+  cmd->add_option("KERNEL", a->file, "kernel file (.visaasm text or .isa binary)")->required();
+  cmd->add_option("--kernel", a->kernel, "which kernel of the file to run (required if it has several)");
+  cmd->add_option("--threads", a->threads, "X[,Y]: media-walker thread space (per group); default 1,1");
+  cmd->add_option("--groups", a->groups, "X[,Y[,Z]]: thread groups; default 1,1,1");
+  cmd->add_option("--group-threads", a->groupThreads, "N: threads per group (%thread_x = 0..N-1); default X*Y of --threads");
+  cmd->add_option("--surface", a->surfaces,
+                  "NAME=FILE or NAME=zero:BYTES: bind a surface by its declared name, v_name or T<id>\n"
+                  "(%scratch is the stateless surface); FILE is never modified")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--out", a->outs, "NAME=FILE: after a successful run, write the surface's final bytes to FILE")->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--arg", a->args,
+                  "NAME=VALUE: set a general-variable kernel input (.input); VALUE is an integer (decimal,\n"
+                  "0x hex, negative), a float for f/df/hf, or a comma-separated list (one per element)")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--slm", a->slm, "BYTES of shared local memory per thread group (default: the SLMSize attribute)");
+  cmd->add_option("--urb", a->urb, "BYTES of URB (16-byte rows), zero-filled");
+  cmd->add_option("--dump-urb", a->dumpUrb, "FILE: write the URB's final bytes after a successful run");
+  cmd->add_option("--grf-size", a->grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  cmd->add_option("--simd", a->simd, "N: dispatch SIMD width, the first N lanes of the execution mask are on at entry\n"
+                                     "(default: the SimdSize attribute, else 32)");
+  cmd->add_option("--jobs", a->jobs, "N host threads running thread groups in parallel (default: all cores)");
+  cmd->add_flag("--check", a->check,
+                "report out-of-bounds accesses, two lanes writing one address in one instruction and\n"
+                "races between threads (exit 3 if any)");
+  cmd->add_option("--max-errors", a->maxErrors, "N: report at most N distinct findings (default 20)");
+  cmd->add_flag("--stats", a->stats, "print instructions and lanes executed, bytes read and written per surface");
+  cmd->add_flag("--json", a->json, "print the statistics and findings as JSON on stdout");
+  cmd->add_option("--max-steps", a->maxSteps,
+                  fmt::format("N: stop a thread that has run N instructions, as a failed run (default {})", sim::kDefaultMaxSteps));
+  return [a]() {
+    try {
+      return runCommand(*a);
+    } catch (const CliError& e) {
+      std::cerr << "visakit: error: " << e.msg << "\n";
+      return e.code;
+    }
+  };
+}
+
+}  // namespace visakit::cli

@@ -1,0 +1,521 @@
+// ALU instructions: MOV ADD MUL SHL SHR AND OR XOR NOT CMP SEL SETP.
+//
+// Pipeline per instruction (no call per lane): load each source into the
+// operation's domain (exact integers as 128-bit values, or floats as doubles),
+// compute, then convert into the destination type under ChEn.
+//   - Integer domain: "extra precision is provided within the hardware ...
+//     implicit type conversion happens" (2_datatypes.md "Type Conversion"):
+//     the exact result is truncated to the destination, or clamped with .sat.
+//   - Float domain: execution type = the widest float source (DF > F > HF);
+//     each result is rounded to it (RTNE), then converted to the destination.
+#include <bit>
+
+#include "sim/ctx.hpp"
+
+namespace visakit::sim {
+namespace {
+
+// ---------------------------------------------------------------- loaders
+
+// Source modifiers (chapter 5 "modifiers"): ~ (logic) acts on the source's
+// bits in its own type; -, abs (arithmetic) on its value.
+void intMod(const DOperand& o, unsigned n, i128* out) {
+  switch (o.mod) {
+    case Mod::Not:
+      for (unsigned k = 0; k < n; ++k) out[k] = extendInt(~lowBits(out[k], intBits(o.type)), o.type);
+      break;
+    case Mod::Neg:
+      for (unsigned k = 0; k < n; ++k) out[k] = -out[k];
+      break;
+    case Mod::Abs:
+      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? -out[k] : out[k];
+      break;
+    case Mod::NegAbs:
+      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? out[k] : -out[k];
+      break;
+    default: break;
+  }
+}
+
+template <class T>
+void loadIntReg(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.reg<T>(o.off[k]));
+  intMod(o, d.exec, out);
+}
+// A float-typed operand in an integer operation: its bits, zero-extended.
+template <unsigned Bytes>
+void loadIntRegBits(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.regBits(o.off[k], Bytes));
+  intMod(o, d.exec, out);
+}
+void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
+  Type t = isFloatType(o.type) ? (typeSize(o.type) == 8 ? Type::UQ : typeSize(o.type) == 2 ? Type::UW : Type::UD) : o.type;
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = extendInt(o.imm[k % o.immPeriod], t);
+  intMod(o, d.exec, out);
+}
+// Predicate source: "contiguous elements ... starting from the offset
+// specified by the instruction's mask control" (chapter 5 "Predicate Operands").
+void loadIntPred(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  uint32_t p = c.t.preds[o.predId];
+  for (unsigned k = 0; k < d.exec; ++k) {
+    unsigned b = k + d.maskOff;
+    out[k] = b < 32 ? (p >> b) & 1 : 0;
+  }
+  intMod(o, d.exec, out);
+}
+// MOV page: a predicate source is "interpreted as an unsigned integer, with
+// element 0 corresponding to the LSB"; bits past its size are zero (E13).
+void loadIntPredWhole(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  uint32_t p = c.t.preds[o.predId] & execMaskBits(o.predBits);
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = p;
+}
+
+template <Type T>
+double fltBits(uint64_t bits) {
+  return floatBitsToDouble(bits, T);
+}
+void fltMod(const DOperand& o, unsigned n, double* out) {
+  switch (o.mod) {
+    case Mod::Neg:
+      for (unsigned k = 0; k < n; ++k) out[k] = -out[k];
+      break;
+    case Mod::Abs:
+      for (unsigned k = 0; k < n; ++k) out[k] = std::fabs(out[k]);
+      break;
+    case Mod::NegAbs:
+      for (unsigned k = 0; k < n; ++k) out[k] = -std::fabs(out[k]);
+      break;
+    default: break;
+  }
+}
+template <Type T>
+void loadFltReg(const Ctx& c, const DInst& d, const DOperand& o, double* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = fltBits<T>(c.regBits(o.off[k], typeSize(T)));
+  fltMod(o, d.exec, out);
+}
+void loadFltImm(const Ctx&, const DInst& d, const DOperand& o, double* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = floatBitsToDouble(o.imm[k % o.immPeriod], o.type);
+  fltMod(o, d.exec, out);
+}
+// An integer source of a float operation (mixed types; spec-decisions E11):
+// converted to the execution type, RTNE.
+template <int W>
+void loadFltFromInt(const Ctx& c, const DInst& d, const DOperand& o, double* out) {
+  i128 tmp[32];
+  d.iload[W](c, d, o, tmp);
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = roundTo(intToDouble(tmp[k], d.execType), d.execType);
+}
+
+IntLoad pickIntLoad(const DOperand& o) {
+  switch (o.kind) {
+    case DOperand::Kind::Imm: return loadIntImm;
+    case DOperand::Kind::Pred: return o.wholePred ? loadIntPredWhole : loadIntPred;
+    case DOperand::Kind::Reg: break;
+    default: return loadIntImm;
+  }
+  switch (o.type) {
+    case Type::UB: return loadIntReg<uint8_t>;
+    case Type::B: return loadIntReg<int8_t>;
+    case Type::UW: return loadIntReg<uint16_t>;
+    case Type::W: return loadIntReg<int16_t>;
+    case Type::UD: return loadIntReg<uint32_t>;
+    case Type::D: return loadIntReg<int32_t>;
+    case Type::UQ: return loadIntReg<uint64_t>;
+    case Type::Q: return loadIntReg<int64_t>;
+    default: break;
+  }
+  switch (typeSize(o.type)) {
+    case 2: return loadIntRegBits<2>;
+    case 8: return loadIntRegBits<8>;
+    case 1: return loadIntRegBits<1>;
+    default: return loadIntRegBits<4>;
+  }
+}
+FltLoad pickFltLoad(const DOperand& o, int which) {
+  if (!isFloatType(o.type) || o.kind == DOperand::Kind::Pred)
+    return which == 0 ? loadFltFromInt<0> : loadFltFromInt<1>;
+  if (o.kind == DOperand::Kind::Imm) return loadFltImm;
+  switch (o.type) {
+    case Type::DF: return loadFltReg<Type::DF>;
+    case Type::HF: return loadFltReg<Type::HF>;
+    case Type::BF: return loadFltReg<Type::BF>;
+    default: return loadFltReg<Type::F>;
+  }
+}
+
+// ---------------------------------------------------------------- stores
+
+// Integer result -> destination type (2_datatypes.md "Type Conversion", "Saturation").
+template <Type Dst>
+void storeFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
+  constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
+  forEachLane(en, [&](unsigned k) {
+    uint64_t bits;
+    if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
+      double x = roundTo(intToDouble(v[k], Dst == Type::F ? Type::F : Type::DF), Dst);  // "Integer to Float": RTNE
+      if (d.sat) x = satFloat(x);
+      bits = doubleToFloatBits(x, Dst, Dst);
+    } else {
+      bits = intToInt(v[k], Dst, d.sat);
+    }
+    c.setRegBits(d.dst.off[k], size, bits);
+  });
+}
+// Float result (already rounded to the execution type) -> destination type.
+template <Type Dst>
+void storeFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
+  constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
+  forEachLane(en, [&](unsigned k) {
+    uint64_t bits;
+    if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
+      double x = d.sat ? satFloat(v[k]) : v[k];
+      bits = doubleToFloatBits(x, Dst, d.execType);
+    } else {
+      bits = floatToInt(v[k], Dst);  // "Float to Integer": truncation, saturating
+    }
+    c.setRegBits(d.dst.off[k], size, bits);
+  });
+}
+// Predicate destination of a logic operation: the result's LSB.
+void storePredFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    if (v[k] & 1) p |= 1u << b;
+    else p &= ~(1u << b);
+  });
+}
+void storePredFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    if (v[k] != 0) p |= 1u << b;
+    else p &= ~(1u << b);
+  });
+}
+void storeNullInt(Ctx&, const DInst&, uint32_t, const i128*) {}
+void storeNullFlt(Ctx&, const DInst&, uint32_t, const double*) {}
+
+IntStore pickIntStore(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Pred) return storePredFromInt;
+  if (o.kind != DOperand::Kind::Reg) return storeNullInt;
+  switch (o.type) {
+    case Type::UD: return storeFromInt<Type::UD>;
+    case Type::D: return storeFromInt<Type::D>;
+    case Type::UW: return storeFromInt<Type::UW>;
+    case Type::W: return storeFromInt<Type::W>;
+    case Type::UB: return storeFromInt<Type::UB>;
+    case Type::B: return storeFromInt<Type::B>;
+    case Type::UQ: return storeFromInt<Type::UQ>;
+    case Type::Q: return storeFromInt<Type::Q>;
+    case Type::F: return storeFromInt<Type::F>;
+    case Type::DF: return storeFromInt<Type::DF>;
+    case Type::HF: return storeFromInt<Type::HF>;
+    case Type::BF: return storeFromInt<Type::BF>;
+    default: return storeNullInt;
+  }
+}
+FltStore pickFltStore(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Pred) return storePredFromFlt;
+  if (o.kind != DOperand::Kind::Reg) return storeNullFlt;
+  switch (o.type) {
+    case Type::UD: return storeFromFlt<Type::UD>;
+    case Type::D: return storeFromFlt<Type::D>;
+    case Type::UW: return storeFromFlt<Type::UW>;
+    case Type::W: return storeFromFlt<Type::W>;
+    case Type::UB: return storeFromFlt<Type::UB>;
+    case Type::B: return storeFromFlt<Type::B>;
+    case Type::UQ: return storeFromFlt<Type::UQ>;
+    case Type::Q: return storeFromFlt<Type::Q>;
+    case Type::F: return storeFromFlt<Type::F>;
+    case Type::DF: return storeFromFlt<Type::DF>;
+    case Type::HF: return storeFromFlt<Type::HF>;
+    case Type::BF: return storeFromFlt<Type::BF>;
+    default: return storeNullFlt;
+  }
+}
+
+// ---------------------------------------------------------------- operations
+
+// Exact product of two values of at most 64 bits (plus sign). A positive
+// product too large for 128 bits (UQ x UQ) is replaced by a value with the
+// same low 64 bits that is above every 64-bit maximum: truncation and
+// saturation then both come out right.
+inline i128 mulExact(i128 a, i128 b) {
+  bool neg = (a < 0) != (b < 0);
+  u128 ua = a < 0 ? u128{0} - static_cast<u128>(a) : static_cast<u128>(a);
+  u128 ub = b < 0 ? u128{0} - static_cast<u128>(b) : static_cast<u128>(b);
+  u128 m = ua * ub;  // < 2^128: no wrap
+  if (neg) return static_cast<i128>(u128{0} - m);  // magnitude <= 2^127
+  if (m >> 127) return static_cast<i128>(static_cast<uint64_t>(m)) + (i128{1} << 100);
+  return static_cast<i128>(m);
+}
+
+template <Opcode Op>
+inline i128 intOp(const DInst& d, i128 a, i128 b) {
+  if constexpr (Op == Opcode::ADD) return a + b;
+  else if constexpr (Op == Opcode::MUL) return mulExact(a, b);
+  else if constexpr (Op == Opcode::AND) return a & b;
+  else if constexpr (Op == Opcode::OR) return a | b;
+  else if constexpr (Op == Opcode::XOR) return a ^ b;
+  else if constexpr (Op == Opcode::NOT) return ~a;
+  else if constexpr (Op == Opcode::SHL) {
+    // SHL page: the low 5 (6 for Q/UQ dst) bits of src1 as an unsigned count.
+    unsigned n = static_cast<unsigned>(lowBits(b, 64) & d.shiftMask);
+    return static_cast<i128>(static_cast<u128>(a) << n);  // exact: |a| < 2^64, n < 64
+  } else if constexpr (Op == Opcode::SHR) {
+    // SHR page: logical shift of src0's bits (its own width).
+    unsigned n = static_cast<unsigned>(lowBits(b, 64) & d.shiftMask);
+    return static_cast<i128>(lowBits(a, d.src0Bits) >> n);
+  } else {
+    (void)b;
+    return a;  // MOV
+  }
+}
+
+constexpr int numSrcs(Opcode op) { return op == Opcode::MOV || op == Opcode::NOT ? 1 : 2; }
+
+template <Opcode Op>
+void intAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  i128 *a = c.ia.data(), *b = c.ib.data(), *r = c.ir.data();
+  d.iload[0](c, d, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) d.iload[1](c, d, d.src[1], b);
+  for (unsigned k = 0; k < d.exec; ++k) r[k] = intOp<Op>(d, a[k], numSrcs(Op) == 2 ? b[k] : 0);
+  d.istore(c, d, en, r);
+}
+
+// HF: "denorms are flushed to sign-preserved zero on input and output of any
+// floating-point mathematical operation" (2_datatypes.md "IEEE Floating Point Mode").
+inline double flushHf(double v) { return isDenormalIn(v, Type::HF) ? (std::signbit(v) ? -0.0 : 0.0) : v; }
+
+template <Opcode Op>
+void fltAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  double *a = c.fa.data(), *b = c.fb.data(), *r = c.fr.data();
+  d.fload[0](c, d, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) d.fload[1](c, d, d.src[1], b);
+  const bool hf = d.execType == Type::HF;
+  for (unsigned k = 0; k < d.exec; ++k) {
+    double x;
+    if constexpr (Op == Opcode::ADD || Op == Opcode::MUL) {
+      double p = hf ? flushHf(a[k]) : a[k], q = hf ? flushHf(b[k]) : b[k];
+      x = Op == Opcode::ADD ? p + q : p * q;  // exact or correctly rounded in double (F/HF)
+      x = roundTo(x, d.execType);
+      if (hf) x = flushHf(x);
+      if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
+    } else {
+      x = a[k];  // MOV
+    }
+    r[k] = x;
+  }
+  d.fstore(c, d, en, r);
+}
+
+// MOV with the same source and destination type and no modifier: a copy of the bits.
+template <unsigned Bytes>
+void movCopy(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  uint64_t tmp[32];  // all sources are read before any destination is written
+  const DOperand& s = d.src[0];
+  if (s.kind == DOperand::Kind::Imm) {
+    for (unsigned k = 0; k < d.exec; ++k) tmp[k] = s.imm[k % s.immPeriod];
+  } else {
+    for (unsigned k = 0; k < d.exec; ++k) tmp[k] = c.regBits(s.off[k], Bytes);
+  }
+  forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], Bytes, tmp[k]); });
+}
+
+// SEL page: "if (EM[i]) dst[i] = Pred[i] ? src0[i] : src1[i]": the predicate
+// selects, the execution mask enables. No predicate selects src0 (E16).
+template <bool Float>
+void selAlu(Ctx& c, const DInst& d) {
+  uint32_t all = execMaskBits(d.exec);
+  uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  uint32_t p = d.predId ? predMask(c, d) : all;
+  if constexpr (Float) {
+    double *a = c.fa.data(), *b = c.fb.data();
+    d.fload[0](c, d, d.src[0], a);
+    d.fload[1](c, d, d.src[1], b);
+    for (unsigned k = 0; k < d.exec; ++k) c.fr[k] = (p >> k) & 1 ? a[k] : b[k];
+    d.fstore(c, d, en, c.fr.data());
+  } else {
+    i128 *a = c.ia.data(), *b = c.ib.data();
+    d.iload[0](c, d, d.src[0], a);
+    d.iload[1](c, d, d.src[1], b);
+    for (unsigned k = 0; k < d.exec; ++k) c.ir[k] = (p >> k) & 1 ? a[k] : b[k];
+    d.istore(c, d, en, c.ir.data());
+  }
+}
+
+// CMP page: a predicate destination gets the result bits; a general one all
+// ones or all zeros of its size. NaN compares unordered (ne true, others false).
+template <class T>
+inline bool relation(unsigned op, T a, T b) {
+  switch (op) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a > b;
+    case 3: return a >= b;
+    case 4: return a < b;
+    default: return a <= b;
+  }
+}
+template <bool Float>
+void cmpAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);  // no predication: EM (or NoMask) only
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  uint32_t res = 0;
+  if constexpr (Float) {
+    d.fload[0](c, d, d.src[0], c.fa.data());
+    d.fload[1](c, d, d.src[1], c.fb.data());
+    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.fa[k], c.fb[k])} << k;
+  } else {
+    d.iload[0](c, d, d.src[0], c.ia.data());
+    d.iload[1](c, d, d.src[1], c.ib.data());
+    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.ia[k], c.ib[k])} << k;
+  }
+  if (d.dst.kind == DOperand::Kind::Pred) {
+    uint32_t& p = c.t.preds[d.dst.predId];
+    forEachLane(en, [&](unsigned k) {
+      unsigned b = k + d.maskOff;
+      if (b >= 32) return;
+      p = (p & ~(1u << b)) | (((res >> k) & 1) << b);
+    });
+  } else if (d.dst.kind == DOperand::Kind::Reg) {
+    unsigned size = typeSize(d.dst.type);
+    forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], size, (res >> k) & 1 ? ~uint64_t{0} : 0); });
+  }
+}
+
+// SETP page: a scalar src0 gives dst element i its bit i, for every i < exec;
+// a vector src0 gives enabled element i the LSB of src0[i]. Element i of the
+// destination is bit i + mask offset ("lower/upper 16 dst elements are updated
+// based on the mask control").
+void setpAlu(Ctx& c, const DInst& d) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  d.iload[0](c, d, d.src[0], c.ia.data());
+  uint32_t en, bits;
+  if (d.scalarSrc) {
+    en = execMaskBits(d.exec);
+    bits = static_cast<uint32_t>(lowBits(c.ia[0], intBits(d.src[0].type))) & en;
+  } else {
+    en = chEn(c, d);
+    bits = 0;
+    for (unsigned k = 0; k < d.exec; ++k) bits |= static_cast<uint32_t>(c.ia[k] & 1) << k;
+  }
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    p = (p & ~(1u << b)) | (((bits >> k) & 1) << b);
+  });
+}
+
+template <Opcode Op>
+Handler intHandler() {
+  return intAlu<Op>;
+}
+
+}  // namespace
+
+void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
+  const InstrDesc* desc = lookup(inst.op);
+  int dstIdx = -1, srcIdx[2] = {-1, -1}, nsrc = 0;
+  for (int i = 0; i < desc->numFields; ++i) {
+    switch (desc->fields[i].kind) {
+      case FieldKind::VecDst:
+      case FieldKind::PredDst:
+      case FieldKind::CmpDst: dstIdx = i; break;
+      case FieldKind::VecSrc:
+        if (nsrc < 2) srcIdx[nsrc++] = i;
+        break;
+      case FieldKind::RelOp: d.relop = static_cast<uint8_t>(inst.f[i].value & 7); break;
+      default: break;
+    }
+  }
+  const unsigned exec = d.exec;
+  if (dstIdx >= 0) d.dst = decodeVector(p, inst.f[dstIdx], exec, true, false);
+  for (int s = 0; s < nsrc; ++s) {
+    const Operand& o = inst.f[srcIdx[s]];
+    bool scalar = false;
+    if (inst.op == Opcode::SETP && s == 0)
+      scalar = o.kind == Operand::Kind::Immediate ||
+               (o.kind == Operand::Kind::General && o.region.vs == 0 && o.region.w == 1 && o.region.hs == 0);
+    d.src[s] = decodeVector(p, o, exec, false, scalar);
+    if (d.src[s].kind == DOperand::Kind::Pred && d.src[s].predId >= 1 && d.src[s].predId <= p.kernel->preds.size())
+      d.src[s].predBits = static_cast<uint8_t>(std::min<unsigned>(32, p.kernel->preds[d.src[s].predId - 1].numElts));
+    if (s == 0) d.scalarSrc = scalar;
+  }
+  // Execution domain: float if any source is float (widest float wins).
+  bool flt = false;
+  Type et = Type::HF;
+  for (int s = 0; s < nsrc; ++s) {
+    const DOperand& o = d.src[s];
+    if (o.kind != DOperand::Kind::Pred && isFloatType(o.type)) {
+      if (!flt || floatRank(o.type) > floatRank(et)) et = o.type;
+      flt = true;
+    }
+  }
+  d.floatDomain = flt;
+  d.execType = flt ? (et == Type::BF ? Type::BF : et) : Type::UD;
+  const Opcode op = inst.op;
+  // Logic and shift operations are integer operations (their pages: integer types only).
+  bool intOnly = op == Opcode::AND || op == Opcode::OR || op == Opcode::XOR || op == Opcode::NOT ||
+                 op == Opcode::SHL || op == Opcode::SHR || op == Opcode::SETP;
+  if (intOnly) d.floatDomain = flt = false;
+  if (op == Opcode::MOV && d.src[0].kind == DOperand::Kind::Pred) {
+    d.src[0].wholePred = true;
+    flt = d.floatDomain = false;
+  }
+  for (int s = 0; s < nsrc; ++s) {
+    d.iload[s] = pickIntLoad(d.src[s]);
+    d.fload[s] = pickFltLoad(d.src[s], s);
+  }
+  d.istore = pickIntStore(d.dst);
+  d.fstore = pickFltStore(d.dst);
+  // SHL/SHR pages: 5 low bits of src1, 6 for a Q/UQ destination.
+  bool qdst = d.dst.kind == DOperand::Kind::Reg && (d.dst.type == Type::Q || d.dst.type == Type::UQ);
+  d.shiftMask = qdst ? 63 : 31;
+  d.src0Bits = static_cast<uint8_t>(d.src[0].kind == DOperand::Kind::Pred ? 1 : typeSize(d.src[0].type) * 8);
+
+  switch (op) {
+    case Opcode::SETP: d.fn = setpAlu; return;
+    case Opcode::CMP: d.fn = flt ? cmpAlu<true> : cmpAlu<false>; return;
+    case Opcode::SEL: d.fn = flt ? selAlu<true> : selAlu<false>; return;
+    case Opcode::MOV:
+      if (!d.sat && d.src[0].mod == Mod::None && d.dst.kind == DOperand::Kind::Reg && !d.src[0].wholePred &&
+          d.src[0].kind != DOperand::Kind::Pred && d.src[0].type == d.dst.type) {
+        switch (typeSize(d.dst.type)) {
+          case 1: d.fn = movCopy<1>; return;
+          case 2: d.fn = movCopy<2>; return;
+          case 8: d.fn = movCopy<8>; return;
+          default: d.fn = movCopy<4>; return;
+        }
+      }
+      d.fn = flt ? fltAlu<Opcode::MOV> : intAlu<Opcode::MOV>;
+      return;
+    case Opcode::ADD: d.fn = flt ? fltAlu<Opcode::ADD> : intAlu<Opcode::ADD>; return;
+    case Opcode::MUL: d.fn = flt ? fltAlu<Opcode::MUL> : intAlu<Opcode::MUL>; return;
+    case Opcode::AND: d.fn = intHandler<Opcode::AND>(); return;
+    case Opcode::OR: d.fn = intHandler<Opcode::OR>(); return;
+    case Opcode::XOR: d.fn = intHandler<Opcode::XOR>(); return;
+    case Opcode::NOT: d.fn = intHandler<Opcode::NOT>(); return;
+    case Opcode::SHL: d.fn = intHandler<Opcode::SHL>(); return;
+    case Opcode::SHR: d.fn = intHandler<Opcode::SHR>(); return;
+    default: d.fn = intHandler<Opcode::MOV>(); return;
+  }
+}
+
+}  // namespace visakit::sim

@@ -1,0 +1,109 @@
+// LABEL, JMP, GOTO, RET (their pages; chapter 3 "Branch Instructions").
+#include "sim/control.hpp"
+
+namespace visakit::sim {
+
+void pickNext(ThreadState& t, uint32_t end) {
+  for (;;) {
+    if (!t.waiting) {
+      t.em = 0;
+      t.done = true;
+      return;
+    }
+    uint32_t pc = t.waitMin, lanes = 0, next = kNoPc;
+    for (uint32_t w = t.waiting; w;) {
+      unsigned l = static_cast<unsigned>(std::countr_zero(w));
+      w &= w - 1;
+      if (t.lanePc[l] == pc) lanes |= 1u << l;
+      else next = std::min(next, t.lanePc[l]);
+    }
+    t.waiting &= ~lanes;
+    t.waitMin = next;
+    if (pc >= end) continue;  // parked at the end: finished
+    t.pc = pc;
+    t.em = lanes;
+    return;
+  }
+}
+
+namespace {
+
+uint32_t endOf(const Ctx& c) { return static_cast<uint32_t>(c.prog->code.size()); }
+
+// Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
+// of the (combined, inverted) predicate decides for every lane.
+bool uniformTaken(const Ctx& c, const DInst& d) { return !d.predId || (predMask(c, d) & 1); }
+
+// LABEL page: marks a block start; rejoining happens in advance().
+void execLabel(Ctx&, const DInst&) {}
+
+// JMP page: "Jump to the basic block at <label>" for all running lanes.
+void execJmp(Ctx& c, const DInst& d) {
+  c.lanes += static_cast<unsigned>(std::popcount(c.t.em));
+  advance(c.t, uniformTaken(c, d) ? d.target : c.t.pc + 1, endOf(c));
+}
+
+// GOTO page: active channels that are predicated go to the label, the others
+// to the next instruction. A forward goto thus runs the others first and the
+// jumping ones rejoin at the label; a backward goto runs the jumping ones
+// (the loop body) first and the others wait at the next instruction.
+void execGoto(Ctx& c, const DInst& d) {
+  ThreadState& t = c.t;
+  uint32_t jump;
+  if (d.exec == 1) jump = uniformTaken(c, d) ? t.em : 0;
+  else jump = (chEn(c, d) << d.maskOff) & t.em;
+  c.lanes += static_cast<unsigned>(std::popcount(t.em));
+  uint32_t stay = t.em & ~jump, end = endOf(c), next = t.pc + 1;
+  if (!jump) {
+    advance(t, next, end);
+  } else if (!stay) {
+    advance(t, d.target, end);
+  } else {
+    park(t, jump, d.target);
+    park(t, stay, next);
+    t.em = 0;
+    pickNext(t, end);
+  }
+}
+
+// RET page: with exec size 1 the thread ends if the predicate is true; else
+// the enabled channels end, and the thread with its last channel.
+void execRet(Ctx& c, const DInst& d) {
+  ThreadState& t = c.t;
+  c.lanes += static_cast<unsigned>(std::popcount(t.em));
+  if (d.exec == 1) {
+    if (uniformTaken(c, d)) {
+      t.em = t.waiting = 0;
+      t.done = true;
+      return;
+    }
+  } else {
+    t.em &= ~(chEn(c, d) << d.maskOff);
+  }
+  advance(t, t.pc + 1, endOf(c));
+}
+
+}  // namespace
+
+void decodeControl(const Program&, const Instruction& inst, const std::vector<uint32_t>& labelPos, DInst& d) {
+  auto target = [&](uint32_t id) { return id < labelPos.size() ? labelPos[id] : kNoPc - 1; };
+  switch (inst.op) {
+    case Opcode::LABEL: d.fn = execLabel; return;
+    case Opcode::JMP:
+      d.fn = execJmp;
+      d.control = true;
+      d.target = target(inst.f[2].id);
+      return;
+    case Opcode::GOTO:
+      d.fn = execGoto;
+      d.control = true;
+      d.target = target(inst.f[2].id);
+      return;
+    default:
+      d.fn = execRet;
+      d.control = true;
+      return;
+  }
+}
+
+}  // namespace visakit::sim

@@ -1,0 +1,184 @@
+// Per-host-thread execution context: the simulated thread's state (flat
+// register file, predicate bits, execution mask), memory spaces, scratch lane
+// arrays, statistics and the observer hook. Reused for every simulated thread
+// a host thread runs, so memory does not grow with the launch.
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <map>
+#include <vector>
+
+#include "sim/memory.hpp"
+#include "sim/program.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+constexpr uint32_t kNoPc = 0xffffffffu;
+
+// Chapter 3 "Branch Instructions" modelled with one program counter per lane:
+// the lanes at the smallest PC run (EM = those lanes); the others wait.
+struct ThreadState {
+  std::vector<uint8_t> regs;
+  std::vector<uint32_t> preds;  // bit n of predicate id p = element n
+  uint32_t pc = 0;
+  uint32_t em = 0;        // live lanes at pc
+  uint32_t waiting = 0;   // live lanes parked at lanePc
+  uint32_t waitMin = kNoPc;
+  std::array<uint32_t, 32> lanePc{};
+  bool done = false;
+};
+
+// One element access of a memory instruction, as the observers see it.
+struct Access {
+  uint64_t addr = 0;
+  uint32_t size = 0;
+  uint8_t lane = 0;
+  bool write = false;
+  bool inBounds = false;
+};
+
+constexpr uint32_t kUrbSpace = 0xffffffffu;
+constexpr size_t kMaxAccesses = 256;  // SCATTER4 4 x 32, QW 8 x 16, URB 8 x 8
+
+struct AccessBatch {
+  const DInst* inst = nullptr;
+  uint32_t spaceId = 0;  // surface id, or kUrbSpace
+  Space* space = nullptr;
+  uint32_t n = 0;
+  std::array<Access, kMaxAccesses> items;
+};
+
+// Findings of one host thread, merged at the end (one per instruction and kind).
+struct FindingSink {
+  struct Agg {
+    uint64_t count = 0;
+    uint32_t spaceId = 0;
+    std::vector<FindingExample> examples;
+  };
+  std::map<std::pair<uint32_t, uint8_t>, Agg> items;
+  unsigned maxExamples = 4;
+  void add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const FindingExample& e);
+};
+
+struct Ctx;
+// Executors notify observers of every memory instruction's element accesses
+// (one call per instruction); the checkers are observers.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void onAccesses(Ctx& c, const AccessBatch& b) = 0;
+};
+
+struct Ctx {
+  const Program* prog = nullptr;
+  ThreadState t;
+  std::vector<Space> spaces;  // by surface id; id 0 (SLM) is this host thread's
+  Space urb;
+  uint32_t threadId = 0;  // linear thread index in the launch
+  uint64_t steps = 0;
+
+  // scratch lane arrays of the ALU pipeline
+  std::array<i128, 32> ia{}, ib{}, ir{};
+  std::array<double, 32> fa{}, fb{}, fr{};
+
+  // statistics
+  uint64_t instructions = 0, lanes = 0;
+  std::vector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
+
+  // checks
+  Observer* observer = nullptr;
+  AccessBatch batch;
+  FindingSink findings;
+
+  // ---- register file ----
+  template <class T>
+  T reg(uint32_t off) const {
+    T v;
+    std::memcpy(&v, t.regs.data() + off, sizeof(T));
+    return v;
+  }
+  template <class T>
+  void setReg(uint32_t off, T v) {
+    std::memcpy(t.regs.data() + off, &v, sizeof(T));
+  }
+  uint64_t regBits(uint32_t off, unsigned bytes) const {
+    uint64_t v = 0;
+    std::memcpy(&v, t.regs.data() + off, bytes);
+    return v;
+  }
+  void setRegBits(uint32_t off, unsigned bytes, uint64_t v) { std::memcpy(t.regs.data() + off, &v, bytes); }
+
+  // ---- memory, with statistics and observation ----
+  void beginAccesses(const DInst& d, uint32_t spaceId, Space* s) {
+    if (observer) {
+      batch.inst = &d;
+      batch.spaceId = spaceId;
+      batch.space = s;
+      batch.n = 0;
+    }
+  }
+  void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
+    if (observer && batch.n < kMaxAccesses) batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok};
+  }
+  void endAccesses() {
+    if (observer) observer->onAccesses(*this, batch);
+  }
+  // E2: out-of-bounds reads give zero.
+  uint64_t read(Space& s, uint64_t addr, unsigned bytes, unsigned lane) {
+    bool ok = inBounds(s, addr, bytes);
+    uint64_t v = 0;
+    if (ok) {
+      v = memLoad(s, addr, bytes);
+      spaceBytes[s.statIndex][0] += bytes;
+    }
+    record(addr, bytes, lane, false, ok);
+    return v;
+  }
+  // E2: out-of-bounds writes are dropped.
+  void write(Space& s, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
+    bool ok = inBounds(s, addr, bytes);
+    if (ok) {
+      memStore(s, addr, bytes, v);
+      spaceBytes[s.statIndex][1] += bytes;
+    }
+    record(addr, bytes, lane, true, ok);
+  }
+};
+
+template <class F>
+inline void forEachLane(uint32_t en, F f) {
+  while (en) {
+    unsigned k = static_cast<unsigned>(std::countr_zero(en));
+    en &= en - 1;
+    f(k);
+  }
+}
+
+// The scalar UD operand of a memory instruction ("Offset(scalar)"): element 0
+// of the variable, or the immediate (chapter 5 "Scalar Operands").
+inline uint32_t scalarUD(const Ctx& c, const DOperand& o) {
+  if (o.kind == DOperand::Kind::Reg) return c.reg<uint32_t>(o.off[0]);
+  return static_cast<uint32_t>(o.imm[0]);
+}
+
+// Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.
+inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
+inline uint32_t predMask(const Ctx& c, const DInst& d) {
+  uint32_t all = execMaskBits(d.exec);
+  uint32_t p = (c.t.preds[d.predId] >> d.maskOff) & all;  // PMask[n] = Pred[n + offset]
+  if (d.predCtl == 1) p = p ? all : 0;                     // .any
+  else if (d.predCtl == 2) p = p == all ? all : 0;         // .all
+  if (d.predInv) p = ~p & all;                             // combine first, then invert
+  return p;
+}
+inline uint32_t chEn(const Ctx& c, const DInst& d) {
+  uint32_t all = execMaskBits(d.exec);
+  uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;  // NoMask ignores EM, not the predicate
+  if (d.predId) en &= predMask(c, d);
+  return en;
+}
+
+}  // namespace visakit::sim

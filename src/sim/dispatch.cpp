@@ -1,0 +1,469 @@
+// The dispatcher: binds memory, lays out the thread space (chapter 3 "Thread
+// Organization"), runs thread groups on a pool of host threads and merges
+// statistics and findings.
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/check.hpp"
+#include "sim/control.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+const char* findingKindText(Finding::Kind k) {
+  switch (k) {
+    case Finding::Kind::OutOfBoundsRead: return "out of bounds read";
+    case Finding::Kind::OutOfBoundsWrite: return "out of bounds write";
+    case Finding::Kind::SameAddress: return "two lanes write the same address";
+    case Finding::Kind::RaceWriteWrite: return "data race (write/write)";
+    case Finding::Kind::RaceReadWrite: return "data race (read/write)";
+  }
+  return "?";
+}
+
+std::optional<uint32_t> surfaceByBindingName(const Kernel& k, std::string_view name) {
+  for (uint32_t i = 0; i < k.surfaces.size(); ++i)
+    if (k.surfaces[i].name == name || k.surfaces[i].declName == name) return kNumPredefSurfaces + i;
+  if (auto p = predefSurfaceByName(name)) return *p;
+  if (name.size() > 1 && name[0] == 'T') {
+    uint32_t id = 0;
+    auto [ptr, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), id);
+    if (ec == std::errc() && ptr == name.data() + name.size() && id < kNumPredefSurfaces + k.surfaces.size())
+      return id;
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct Dims {
+  uint32_t tx = 1, ty = 1;  // threads per group (walker)
+  uint32_t perGroup = 1;
+  uint64_t groups = 1, total = 1;
+};
+
+Dims dimsOf(const LaunchConfig& cfg) {
+  Dims d;
+  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} == 1) {
+    d.tx = cfg.groupThreads;
+    d.ty = 1;
+  } else {
+    d.tx = cfg.threads[0];
+    d.ty = cfg.threads[1];
+  }
+  d.perGroup = d.tx * d.ty;
+  d.groups = uint64_t{cfg.groups[0]} * cfg.groups[1] * cfg.groups[2];
+  d.total = d.groups * d.perGroup;
+  return d;
+}
+
+std::string surfaceDisplayName(const Kernel& k, uint32_t id) {
+  if (id < kNumPredefSurfaces) return std::string(predefSurfaceName(id));
+  const SimpleVar* s = k.surface(id);
+  return s && !s->name.empty() ? s->name : k.surfaceName(id);
+}
+
+// ---- --arg VALUE parsing (per the variable's type) ----
+bool parseIntText(std::string_view s, Type t, uint64_t& out) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return false;
+  unsigned n = intBits(t);
+  if (neg) {
+    if (n < 64 ? v > (uint64_t{1} << (n - 1)) : v > (uint64_t{1} << 63)) return false;
+    out = lowBits(-static_cast<i128>(v), n);
+  } else {
+    if (n < 64 && v > ((uint64_t{1} << n) - 1)) return false;
+    out = v;
+  }
+  return true;
+}
+
+bool parseFloatText(std::string_view s, Type t, uint64_t& out) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
+    if (ec != std::errc() || p != s.data() + s.size() || (typeSize(t) < 8 && v >> (8 * typeSize(t)))) return false;
+    out = v;
+    return true;
+  }
+  std::string str(s);
+  char* end = nullptr;
+  double d = std::strtod(str.c_str(), &end);
+  if (str.empty() || end != str.c_str() + str.size()) return false;
+  out = doubleToFloatBits(d, t, Type::DF);
+  if (t == Type::F) out = std::bit_cast<uint32_t>(static_cast<float>(d));  // no denormal flush for an input
+  return true;
+}
+
+struct InputImage {
+  uint32_t offset;
+  std::vector<uint8_t> bytes;
+};
+
+bool buildArgs(const Kernel& k, const Program& p, const LaunchConfig& cfg, std::vector<InputImage>& out, std::string& err) {
+  for (const auto& [name, value] : cfg.args) {
+    const GenVar* var = nullptr;
+    uint32_t id = 0;
+    for (uint32_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) {
+        var = &k.vars[i];
+        id = kNumPredefVars + i;
+      }
+    if (!var) {
+      err = fmt::format("--arg {}: the kernel has no general variable '{}'", name, name);
+      return false;
+    }
+    bool isInput = false;
+    for (const Input& in : k.inputs) isInput |= in.cls == Input::Class::General && in.id == id;
+    if (!isInput) {
+      err = fmt::format("--arg {}: '{}' is not a kernel input (no .input directive)", name, name);
+      return false;
+    }
+    InputImage img;
+    img.offset = p.vars[id].offset;
+    unsigned ts = typeSize(var->type);
+    std::string_view rest = value;
+    unsigned n = 0;
+    while (true) {
+      size_t comma = rest.find(',');
+      std::string_view tok = rest.substr(0, comma);
+      uint64_t bits = 0;
+      bool ok = isFloatType(var->type) ? parseFloatText(tok, var->type, bits) : parseIntText(tok, var->type, bits);
+      if (!ok) {
+        err = fmt::format("--arg {}={}: '{}' is not a valid {} value", name, value, tok, typeName(var->type));
+        return false;
+      }
+      if (++n > var->numElts) {
+        err = fmt::format("--arg {}={}: '{}' has only {} element{}", name, value, name, var->numElts, var->numElts == 1 ? "" : "s");
+        return false;
+      }
+      for (unsigned b = 0; b < ts; ++b) img.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    out.push_back(std::move(img));
+  }
+  return true;
+}
+
+struct Shared {
+  const Kernel* k = nullptr;
+  const Program* prog = nullptr;
+  const LaunchConfig* cfg = nullptr;
+  Dims dims;
+  uint32_t dispatchMask = 0;
+  std::vector<InputImage> inputs;
+  std::vector<Space> spaces;  // template; SLM filled per worker
+  Space urb;
+  uint64_t slmBytes = 0;
+  uint32_t slmStat = 0;
+  bool unitIsGroup = true;
+  uint64_t units = 0;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex errMu;
+  std::string error;
+  ObserverList* observer = nullptr;
+  size_t numStats = 0;
+
+  void fail(std::string msg) {
+    std::lock_guard<std::mutex> g(errMu);
+    if (error.empty()) error = std::move(msg);
+    stop.store(true);
+  }
+};
+
+struct Worker {
+  Ctx c;
+  Buffer slm;
+  RaceShadow slmShadow;
+};
+
+void runThread(Shared& sh, Worker& w, uint32_t tid) {
+  Ctx& c = w.c;
+  const Program& p = *sh.prog;
+  ThreadState& t = c.t;
+  std::fill(t.regs.begin(), t.regs.end(), 0);
+  std::fill(t.preds.begin(), t.preds.end(), 0);
+  ThreadCoord tc = threadCoord(*sh.cfg, tid);
+  // Chapter 3 "Thread Organization": the thread's ids in the predefined variables.
+  c.setReg<uint16_t>(p.vars[kVarThreadX].offset, static_cast<uint16_t>(tc.x));
+  c.setReg<uint16_t>(p.vars[kVarThreadY].offset, static_cast<uint16_t>(tc.y));
+  c.setReg<uint32_t>(p.vars[kVarGroupX].offset, tc.gx);
+  c.setReg<uint32_t>(p.vars[kVarGroupY].offset, tc.gy);
+  c.setReg<uint32_t>(p.vars[kVarGroupZ].offset, tc.gz);
+  for (const InputImage& in : sh.inputs) std::copy(in.bytes.begin(), in.bytes.end(), t.regs.begin() + in.offset);
+  c.threadId = tid;
+  // E8: the first N lanes of the execution mask are on at entry.
+  const uint32_t end = static_cast<uint32_t>(p.code.size());
+  t.pc = 0;
+  t.em = sh.dispatchMask;
+  t.waiting = 0;
+  t.waitMin = kNoPc;
+  t.done = end == 0;
+  const uint64_t maxSteps = sh.cfg->maxSteps;
+  uint64_t steps = 0;
+  const DInst* code = p.code.data();
+  while (!t.done) {
+    if (++steps > maxSteps) {
+      sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", tid,
+                          maxSteps, sh.k->code[t.pc].loc.line));
+      return;
+    }
+    if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return;
+    const DInst& d = code[t.pc];
+    d.fn(c, d);
+    if (!d.control) advance(t, t.pc + 1, end);
+  }
+  c.instructions += steps;
+}
+
+void workerMain(Shared& sh, Worker& w) {
+  const Dims& dm = sh.dims;
+  while (!sh.stop.load(std::memory_order_relaxed)) {
+    uint64_t u = sh.next.fetch_add(1);
+    if (u >= sh.units) break;
+    if (sh.unitIsGroup) {
+      // SLM: one zero-filled block per thread group.
+      if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
+      if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
+      for (uint32_t i = 0; i < dm.perGroup && !sh.stop.load(std::memory_order_relaxed); ++i)
+        runThread(sh, w, static_cast<uint32_t>(u * dm.perGroup + i));
+    } else {
+      runThread(sh, w, static_cast<uint32_t>(u));
+    }
+  }
+}
+
+}  // namespace
+
+ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t) {
+  Dims d = dimsOf(cfg);
+  ThreadCoord c;
+  uint32_t g = t / d.perGroup, l = t % d.perGroup;
+  c.x = l % d.tx;
+  c.y = l / d.tx;
+  c.gx = g % cfg.groups[0];
+  c.gy = (g / cfg.groups[0]) % cfg.groups[1];
+  c.gz = g / (cfg.groups[0] * cfg.groups[1]);
+  return c;
+}
+
+RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
+  RunResult res;
+  auto launchError = [&](std::string msg) {
+    res.status = RunResult::Status::LaunchError;
+    res.error = std::move(msg);
+    return res;
+  };
+  if (cfg.grfSize != 32 && cfg.grfSize != 64) return launchError(fmt::format("GRF size must be 32 or 64, not {}", cfg.grfSize));
+  for (uint32_t v : cfg.threads)
+    if (v == 0) return launchError("--threads: every dimension must be at least 1");
+  for (uint32_t v : cfg.groups)
+    if (v == 0) return launchError("--groups: every dimension must be at least 1");
+  Dims dims = dimsOf(cfg);
+  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} != 1 && cfg.groupThreads != dims.perGroup)
+    return launchError(fmt::format("--group-threads {} does not match --threads {},{} ({} threads per group)", cfg.groupThreads,
+                                   cfg.threads[0], cfg.threads[1], dims.perGroup));
+  if (dims.total > 0xffffffffull || dims.perGroup > 0xffff)
+    return launchError(fmt::format("the launch has {} threads; at most 2^32 threads and 65535 per group", dims.total));
+  unsigned simd = cfg.simd;
+  if (simd == 0) {
+    simd = 32;
+    if (const Attribute* a = k.attr("SimdSize"); a && a->kind == Attribute::Kind::Int) simd = static_cast<unsigned>(a->intVal);
+  }
+  if (simd < 1 || simd > 32) return launchError(fmt::format("dispatch SIMD size {} is not in 1..32", simd));
+
+  Program prog = decode(k, cfg.grfSize);
+
+  // ---- bind surfaces ----
+  const uint32_t numSurf = static_cast<uint32_t>(kNumPredefSurfaces + k.surfaces.size());
+  std::vector<int> bindingOf(numSurf, -1);
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    auto id = surfaceByBindingName(k, surfaces[i].name);
+    if (!id) {
+      std::string names;
+      for (uint32_t s = kNumPredefSurfaces; s < numSurf; ++s) names += (names.empty() ? "" : ", ") + surfaceDisplayName(k, s);
+      return launchError(fmt::format("unknown surface '{}' (the kernel declares: {})", surfaces[i].name,
+                                     names.empty() ? "no surfaces" : names));
+    }
+    if (*id == kSurfSlm) return launchError("%slm is not bound to a file; its size is set with --slm");
+    if (bindingOf[*id] >= 0)
+      return launchError(fmt::format("surface '{}' is bound twice", surfaceDisplayName(k, *id)));
+    bindingOf[*id] = static_cast<int>(i);
+  }
+  for (uint32_t id = 0; id < numSurf; ++id)
+    if (id != kSurfSlm && prog.usesSurface[id] && bindingOf[id] < 0) {
+      std::string n = surfaceDisplayName(k, id);
+      return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
+    }
+  uint64_t slmBytes = 0;
+  if (cfg.slmBytes) slmBytes = *cfg.slmBytes;
+  else if (const Attribute* a = k.attr("SLMSize"); a && a->kind == Attribute::Kind::Int && a->intVal > 0)
+    slmBytes = static_cast<uint64_t>(a->intVal);
+  else if (prog.usesSlm)
+    return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
+  if (prog.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
+
+  Shared sh;
+  sh.k = &k;
+  sh.prog = &prog;
+  sh.cfg = &cfg;
+  sh.dims = dims;
+  sh.dispatchMask = execMaskBits(simd);
+  std::string err;
+  if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
+
+  // ---- memory ----
+  std::vector<Buffer> buffers(numSurf);
+  std::vector<RaceShadow> shadows(numSurf + 1);
+  sh.spaces.resize(numSurf);
+  std::vector<std::string> statNames;
+  for (uint32_t id = 0; id < numSurf; ++id) {
+    if (bindingOf[id] < 0) continue;
+    const auto& bytes = surfaces[bindingOf[id]].bytes;
+    buffers[id].resize(bytes.size());
+    std::copy(bytes.begin(), bytes.end(), buffers[id].data());
+    Space& s = sh.spaces[id];
+    s.data = buffers[id].data();
+    s.size = bytes.size();
+    s.bound = true;
+    s.statIndex = static_cast<uint32_t>(statNames.size());
+    statNames.push_back(surfaceDisplayName(k, id));
+    if (cfg.check) {
+      shadows[id].reset(s.size);
+      s.shadow = &shadows[id];
+    }
+  }
+  sh.slmBytes = slmBytes;
+  if (prog.usesSlm) {
+    sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
+    statNames.push_back("%slm");
+  }
+  Buffer urb(cfg.urbBytes.value_or(0));
+  sh.urb.data = urb.data();
+  sh.urb.size = urb.size();
+  sh.urb.bound = true;
+  if (prog.usesUrb) {
+    sh.urb.statIndex = static_cast<uint32_t>(statNames.size());
+    statNames.push_back("URB");
+    if (cfg.check) {
+      shadows[numSurf].reset(urb.size());
+      sh.urb.shadow = &shadows[numSurf];
+    }
+  }
+  sh.numStats = statNames.size();
+
+  // ---- observers (--check) ----
+  OobChecker oob;
+  SameAddressChecker same;
+  RaceChecker race;
+  ObserverList observers;
+  observers.add(&oob);
+  observers.add(&same);
+  observers.add(&race);
+
+  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
+  sh.unitIsGroup = prog.usesSlm;
+  sh.units = sh.unitIsGroup ? dims.groups : dims.total;
+  unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, sh.units)));
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned j = 0; j < jobs; ++j) {
+    auto w = std::make_unique<Worker>();
+    Ctx& c = w->c;
+    c.prog = &prog;
+    c.t.regs.assign(prog.regBytes, 0);
+    c.t.preds.assign(prog.numPreds + 1, 0);
+    c.spaces = sh.spaces;
+    c.urb = sh.urb;
+    c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+    c.findings.maxExamples = std::max(1u, cfg.maxExamples);
+    if (prog.usesSlm) {
+      w->slm.resize(slmBytes);
+      Space& s = c.spaces[kSurfSlm];
+      s.data = w->slm.data();
+      s.size = slmBytes;
+      s.bound = true;
+      if (cfg.check) s.shadow = &w->slmShadow;
+    }
+    if (cfg.check) c.observer = &observers;
+    workers.push_back(std::move(w));
+  }
+  if (jobs == 1) {
+    workerMain(sh, *workers[0]);
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned j = 0; j < jobs; ++j) pool.emplace_back([&sh, &workers, j] { workerMain(sh, *workers[j]); });
+    for (auto& th : pool) th.join();
+  }
+  if (!sh.error.empty()) {
+    res.status = RunResult::Status::Failed;
+    res.error = sh.error;
+    return res;
+  }
+
+  // ---- merge ----
+  res.stats.threads = dims.total;
+  res.stats.spaces.resize(sh.numStats);
+  for (size_t i = 0; i < sh.numStats; ++i) res.stats.spaces[i].name = statNames[i];
+  FindingSink merged;
+  merged.maxExamples = std::max(1u, cfg.maxExamples);
+  for (auto& w : workers) {
+    res.stats.instructions += w->c.instructions;
+    res.stats.lanes += w->c.lanes;
+    for (size_t i = 0; i < sh.numStats; ++i) {
+      res.stats.spaces[i].bytesRead += w->c.spaceBytes[i][0];
+      res.stats.spaces[i].bytesWritten += w->c.spaceBytes[i][1];
+    }
+    for (auto& [key, agg] : w->c.findings.items) {
+      FindingSink::Agg& m = merged.items[key];
+      m.count += agg.count;
+      m.spaceId = agg.spaceId;
+      m.examples.insert(m.examples.end(), agg.examples.begin(), agg.examples.end());
+    }
+  }
+  for (auto& [key, agg] : merged.items) {
+    Finding f;
+    f.instruction = key.first;
+    f.kind = static_cast<Finding::Kind>(key.second);
+    f.loc = key.first < k.code.size() ? k.code[key.first].loc : SrcLoc{};
+    f.count = agg.count;
+    if (agg.spaceId == kUrbSpace) {
+      f.space = "URB";
+      f.spaceSize = urb.size();
+    } else {
+      f.space = surfaceDisplayName(k, agg.spaceId);
+      f.spaceSize = agg.spaceId == kSurfSlm ? slmBytes : sh.spaces[agg.spaceId].size;
+    }
+    std::sort(agg.examples.begin(), agg.examples.end());
+    if (agg.examples.size() > merged.maxExamples) agg.examples.resize(merged.maxExamples);
+    f.examples = agg.examples;
+    res.findings.push_back(std::move(f));
+  }
+  // ---- results ----
+  for (uint32_t id = 0; id < numSurf; ++id)
+    if (bindingOf[id] >= 0) {
+      auto& bytes = surfaces[bindingOf[id]].bytes;
+      std::copy(buffers[id].data(), buffers[id].data() + bytes.size(), bytes.begin());
+    }
+  res.urb.assign(urb.data(), urb.data() + urb.size());
+  return res;
+}
+
+}  // namespace visakit::sim

@@ -1,0 +1,47 @@
+// SCATTER4_SCALED (0x75), seed page SCATTER4_SCALED.md:
+//   ch_pos = 0;
+//   for (c = 0; c < 4; ++c) if (ch_mask[c]) {
+//     for (i = 0; i < exec_size; ++i) if (ChEn[i]) {
+//       ch_start = ch_pos * max(exec_size, GRF_SIZE / 4);
+//       surface[(address/4)+c] = src[ch_start+i];  // 4 bytes
+//     }
+//     ch_pos++;
+//   }
+#include <algorithm>
+
+#include "sim/ctx.hpp"
+
+namespace visakit::sim {
+namespace {
+
+void execScatter4Scaled(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  Space& s = c.spaces[d.surface];
+  const uint32_t g = scalarUD(c, d.goff);
+  const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
+  c.beginAccesses(d, d.surface, &s);
+  unsigned pos = 0;
+  for (unsigned ch = 0; ch < 4; ++ch) {
+    if (!((d.chMask >> ch) & 1)) continue;
+    forEachLane(en, [&](unsigned i) {
+      uint32_t address = g + c.reg<uint32_t>(d.raw[0] + 4 * i);  // E4: mod 2^32
+      // E5: dword index address/4 (truncation); the dword index itself does not wrap (E17).
+      uint64_t byteAddr = (uint64_t{address / 4} + ch) * 4;
+      uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i));
+      c.write(s, byteAddr, 4, i, v);  // out of bounds: dropped (E2); later writes win (E3)
+    });
+    ++pos;
+  }
+  c.endAccesses();
+}
+
+}  // namespace
+
+void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
+  decodeMemory(p, inst, d, {"Element_offset", "Src"});
+  d.fn = execScatter4Scaled;
+}
+
+}  // namespace visakit::sim

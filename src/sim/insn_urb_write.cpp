@@ -1,0 +1,43 @@
+// URB_WRITE (0x72), seed page URB_WRITE.md, addressing per E7: for each
+// enabled vertex slot v, row = handle[v] + global_offset + per_slot_offset[v]
+// (16-byte rows, "in 128-bit units"; 0 for %null), and for each output
+// k < num_out whose channel-mask bit k is set (all for %null): URB dword
+// row*4 + k = vertex_data dword k*(GRF/4) + v ("each GRF represents an output
+// parameter, and each dword in the GRF stores the value of the corresponding vertex").
+#include "sim/ctx.hpp"
+
+namespace visakit::sim {
+namespace {
+
+void execUrbWrite(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += static_cast<unsigned>(std::popcount(en));
+  if (!en) return;
+  Space& s = c.urb;
+  const unsigned perGrf = c.prog->grfSize / 4;
+  // raw: 0 Channel_mask, 1 URB_handle, 2 Per_slot_offset, 3 Vertex_data
+  c.beginAccesses(d, kUrbSpace, &s);
+  forEachLane(en, [&](unsigned v) {
+    uint64_t row = uint64_t{c.reg<uint32_t>(d.raw[1] + 4 * v)} + d.urbGlobal +
+                   (d.rawNull[2] ? 0 : c.reg<uint32_t>(d.raw[2] + 4 * v));
+    uint32_t mask = d.rawNull[0] ? 0xff : c.reg<uint32_t>(d.raw[0] + 4 * v) & 0xff;
+    for (unsigned k = 0; k < d.numOut; ++k) {
+      if (!((mask >> k) & 1)) continue;
+      uint32_t val = c.reg<uint32_t>(d.raw[3] + 4 * (k * perGrf + v));
+      c.write(s, (row * 4 + k) * 4, 4, v, val);  // out of bounds: dropped (E2)
+    }
+  });
+  c.endAccesses();
+}
+
+}  // namespace
+
+void decodeUrbWrite(const Program& p, const Instruction& inst, DInst& d) {
+  decodeMemory(p, inst, d, {"Channel_mask", "URB_handle", "Per_slot_offset", "Vertex_data"});
+  const InstrDesc& desc = *lookup(inst.op);
+  d.numOut = static_cast<uint8_t>(inst.f[fieldIndex(desc, "Num_out")].value);
+  d.urbGlobal = static_cast<uint32_t>(inst.f[fieldIndex(desc, "Global_offset")].value);
+  d.fn = execUrbWrite;
+}
+
+}  // namespace visakit::sim

@@ -1,0 +1,90 @@
+// Memory spaces: surfaces, SLM, URB. The bounds rule lives here and only here
+// (spec-decisions E2). Memory shared between host threads is accessed with
+// relaxed atomics (word-sized when aligned, bytewise otherwise), so a racing
+// kernel is still free of C++ data races.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace visakit::sim {
+
+// Byte storage aligned for 8-byte atomics.
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(uint64_t size) { resize(size); }
+  void resize(uint64_t size) {
+    size_ = size;
+    words_ = std::make_unique<uint64_t[]>((size + 7) / 8 + 1);  // zero-filled
+  }
+  uint8_t* data() { return reinterpret_cast<uint8_t*>(words_.get()); }
+  const uint8_t* data() const { return reinterpret_cast<const uint8_t*>(words_.get()); }
+  uint64_t size() const { return size_; }
+
+ private:
+  std::unique_ptr<uint64_t[]> words_;
+  uint64_t size_ = 0;
+};
+
+struct RaceShadow;  // check.hpp
+
+// One memory space as the executors see it.
+struct Space {
+  uint8_t* data = nullptr;
+  uint64_t size = 0;
+  uint32_t statIndex = 0;        // index into the per-run space statistics
+  RaceShadow* shadow = nullptr;  // --check: race detector state
+  bool bound = false;
+};
+
+// E2 / the pages' "Out-of-bound Access": an element access is in bounds only
+// if all its bytes are inside the space.
+inline bool inBounds(const Space& s, uint64_t addr, unsigned bytes) {
+  return addr <= s.size && bytes <= s.size - addr;
+}
+
+template <class T>
+inline T atomicLoad(const uint8_t* p) {
+  return std::atomic_ref<T>(*const_cast<T*>(reinterpret_cast<const T*>(p))).load(std::memory_order_relaxed);
+}
+template <class T>
+inline void atomicStore(uint8_t* p, T v) {
+  std::atomic_ref<T>(*reinterpret_cast<T*>(p)).store(v, std::memory_order_relaxed);
+}
+
+// Reads `bytes` (1, 2, 4 or 8) little-endian bytes at addr; the access must be in bounds.
+inline uint64_t memLoad(const Space& s, uint64_t addr, unsigned bytes) {
+  const uint8_t* p = s.data + addr;
+  if ((addr & (bytes - 1)) == 0) {
+    switch (bytes) {
+      case 1: return atomicLoad<uint8_t>(p);
+      case 2: return atomicLoad<uint16_t>(p);
+      case 4: return atomicLoad<uint32_t>(p);
+      case 8: return atomicLoad<uint64_t>(p);
+      default: break;
+    }
+  }
+  uint64_t v = 0;
+  for (unsigned i = 0; i < bytes; ++i) v |= uint64_t{atomicLoad<uint8_t>(p + i)} << (8 * i);
+  return v;
+}
+
+// Writes the low `bytes` bytes of v little-endian at addr; must be in bounds.
+inline void memStore(Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
+  uint8_t* p = s.data + addr;
+  if ((addr & (bytes - 1)) == 0) {
+    switch (bytes) {
+      case 1: atomicStore<uint8_t>(p, static_cast<uint8_t>(v)); return;
+      case 2: atomicStore<uint16_t>(p, static_cast<uint16_t>(v)); return;
+      case 4: atomicStore<uint32_t>(p, static_cast<uint32_t>(v)); return;
+      case 8: atomicStore<uint64_t>(p, v); return;
+      default: break;
+    }
+  }
+  for (unsigned i = 0; i < bytes; ++i) atomicStore<uint8_t>(p + i, static_cast<uint8_t>(v >> (8 * i)));
+}
+
+}  // namespace visakit::sim

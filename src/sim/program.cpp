@@ -1,0 +1,179 @@
+// Decode once: Kernel -> Program (register-file layout, resolved operands,
+// one handler per instruction).
+#include "sim/program.hpp"
+
+#include <algorithm>
+
+namespace visakit::sim {
+
+void layoutVars(const Kernel& k, unsigned grf, Program& p) {
+  uint32_t n = static_cast<uint32_t>(kNumPredefVars + k.vars.size());
+  p.vars.assign(n, VarSlot{});
+  uint32_t top = 0;
+  auto place = [&](uint32_t id, uint32_t bytes, Type t, uint32_t align) {
+    top = (top + align - 1) / align * align;
+    p.vars[id] = {top, bytes, t, true};
+    top += std::max<uint32_t>(bytes, 1);
+  };
+  // Predefined variables (igc-dialect.md §1.2): thread-private storage of their declared size.
+  for (uint32_t id = 0; id < kNumPredefVars; ++id)
+    if (const PredefVar* pv = predefVar(id)) place(id, pv->numElts * typeSize(pv->type), pv->type, grf);
+  // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
+  for (uint32_t i = 0; i < k.vars.size(); ++i) {
+    const GenVar& v = k.vars[i];
+    if (v.aliasBase) continue;
+    place(kNumPredefVars + i, v.numElts * typeSize(v.type), v.type, std::max(alignBytes(v.align, grf), grf));
+  }
+  // Aliases: views of their base at base + alias_offset (chapter 4, alias chains).
+  for (uint32_t i = 0; i < k.vars.size(); ++i) {
+    const GenVar& v = k.vars[i];
+    if (!v.aliasBase) continue;
+    uint32_t off = 0, id = kNumPredefVars + i;
+    for (int guard = 0; guard < 64; ++guard) {
+      const GenVar* g = k.userVar(id);
+      if (!g || !g->aliasBase) break;
+      off += g->aliasOffset;
+      id = g->aliasBase;
+    }
+    if (id < n && p.vars[id].present)
+      p.vars[kNumPredefVars + i] = {p.vars[id].offset + off, v.numElts * typeSize(v.type), v.type, true};
+  }
+  p.regBytes = (top + 63) / 64 * 64 + 64;
+}
+
+DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool dst, bool scalar) {
+  DOperand d;
+  d.mod = o.mod;
+  switch (o.kind) {
+    case Operand::Kind::Predicate:
+      d.kind = DOperand::Kind::Pred;
+      d.predId = static_cast<uint16_t>(o.id);
+      d.type = Type::BOOL;
+      return d;
+    case Operand::Kind::Immediate: {
+      d.kind = DOperand::Kind::Imm;
+      d.type = o.type;
+      d.imm[0] = o.value;
+      if (o.type == Type::V || o.type == Type::UV) {
+        // Chapter 5 "Immediate Operands": 8 elements of W (V) / UW (UV), 4 bits each.
+        d.type = o.type == Type::V ? Type::W : Type::UW;
+        d.immPeriod = 8;
+        for (unsigned k = 0; k < 8; ++k) {
+          uint64_t nib = (o.value >> (4 * k)) & 15;
+          if (o.type == Type::V && (nib & 8)) nib |= 0xfff0;
+          d.imm[k] = nib;
+        }
+      } else if (o.type == Type::VF) {
+        // 4 restricted 8-bit floats -> F.
+        d.type = Type::F;
+        d.immPeriod = 4;
+        for (unsigned k = 0; k < 4; ++k)
+          d.imm[k] = std::bit_cast<uint32_t>(vfToFloat(static_cast<uint8_t>(o.value >> (8 * k))));
+      }
+      return d;
+    }
+    case Operand::Kind::General: {
+      if (o.id == kVarNull && dst) {
+        d.kind = DOperand::Kind::Null;
+        return d;
+      }
+      const VarSlot& s = o.id < p.vars.size() ? p.vars[o.id] : VarSlot{};
+      d.kind = DOperand::Kind::Reg;
+      d.type = s.type;
+      unsigned ts = typeSize(s.type);
+      // Chapter 5 "Region-based Addressing": first element R * (GRF/size) + C.
+      uint32_t base = s.offset + o.row * p.grfSize + o.col * ts;
+      auto val = [](uint8_t v) -> unsigned { return v == kRegionNull ? 0 : v; };
+      for (unsigned k = 0; k < 32; ++k) {
+        uint32_t elt;
+        if (scalar || k >= exec) elt = 0;
+        else if (dst) elt = k * val(o.region.hs);
+        else {
+          unsigned w = std::max(1u, val(o.region.w));
+          elt = (k / w) * val(o.region.vs) + (k % w) * val(o.region.hs);
+        }
+        d.off[k] = base + elt * ts;
+      }
+      return d;
+    }
+    default: return d;
+  }
+}
+
+uint32_t rawOffset(const Program& p, const Operand& o) {
+  if (o.id >= p.vars.size()) return 0;
+  return p.vars[o.id].offset + o.offset;
+}
+
+int fieldIndex(const InstrDesc& d, std::string_view name) {
+  for (int i = 0; i < d.numFields; ++i)
+    if (name == d.fields[i].name) return i;
+  return -1;
+}
+
+void decodeMemory(const Program& p, const Instruction& inst, DInst& d, std::initializer_list<const char*> raws) {
+  const InstrDesc& desc = *lookup(inst.op);
+  if (int s = desc.find(FieldKind::Surface); s >= 0) d.surface = inst.f[s].id;
+  if (int g = fieldIndex(desc, "Offset"); g >= 0 && desc.fields[g].kind == FieldKind::VecSrc)
+    d.goff = decodeVector(p, inst.f[g], d.exec, false, true);
+  if (int nb = desc.find(FieldKind::NumBlocks); nb >= 0) d.numBlocks = static_cast<uint8_t>(1u << (inst.f[nb].value & 3));
+  if (int ch = desc.find(FieldKind::ChannelMask); ch >= 0) d.chMask = static_cast<uint8_t>(inst.f[ch].value & 15);
+  size_t r = 0;
+  for (const char* name : raws) {
+    int i = fieldIndex(desc, name);
+    if (i >= 0 && r < d.raw.size()) {
+      d.rawNull[r] = inst.f[i].id == kVarNull;
+      d.raw[r] = rawOffset(p, inst.f[i]);
+    }
+    ++r;
+  }
+}
+
+Program decode(const Kernel& k, unsigned grfSize) {
+  Program p;
+  p.kernel = &k;
+  p.grfSize = grfSize;
+  layoutVars(k, grfSize, p);
+  p.numPreds = static_cast<uint32_t>(k.preds.size());
+  p.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
+  std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
+  for (uint32_t i = 0; i < k.code.size(); ++i)
+    if (k.code[i].op == Opcode::LABEL && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
+  p.code.resize(k.code.size());
+  for (uint32_t i = 0; i < k.code.size(); ++i) {
+    const Instruction& inst = k.code[i];
+    const InstrDesc* desc = lookup(inst.op);
+    DInst& d = p.code[i];
+    d.index = i;
+    d.exec = static_cast<uint8_t>(inst.execSize());
+    d.maskOff = static_cast<uint8_t>(emaskOffset(inst.emask));
+    d.noMask = emaskNoMask(inst.emask);
+    d.predId = inst.pred.id;
+    d.predCtl = inst.pred.control;
+    d.predInv = inst.pred.invert;
+    d.sat = inst.sat;
+    if (int s = desc ? desc->find(FieldKind::Surface) : -1; s >= 0) {
+      uint32_t id = inst.f[s].id;
+      if (id < p.usesSurface.size()) p.usesSurface[id] = 1;
+      if (id == kSurfSlm) p.usesSlm = true;
+    }
+    switch (inst.op) {
+      case Opcode::LABEL:
+      case Opcode::JMP:
+      case Opcode::GOTO:
+      case Opcode::RET: decodeControl(p, inst, labelPos, d); break;
+      case Opcode::GATHER_SCALED: decodeGatherScaled(p, inst, d); break;
+      case Opcode::SCATTER_SCALED: decodeScatterScaled(p, inst, d); break;
+      case Opcode::SCATTER4_SCALED: decodeScatter4Scaled(p, inst, d); break;
+      case Opcode::QW_SCATTER: decodeQwScatter(p, inst, d); break;
+      case Opcode::URB_WRITE:
+        p.usesUrb = true;
+        decodeUrbWrite(p, inst, d);
+        break;
+      default: decodeAlu(p, inst, d); break;
+    }
+  }
+  return p;
+}
+
+}  // namespace visakit::sim

@@ -1,0 +1,123 @@
+// The executable form of a kernel, decoded once and shared by all threads:
+// operand byte offsets and types resolved, one handler per opcode and type.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/convert.hpp"
+#include "visakit/kernel.hpp"
+
+namespace visakit::sim {
+
+struct Ctx;
+struct DInst;
+using Handler = void (*)(Ctx&, const DInst&);
+
+// A decoded vector operand.
+struct DOperand {
+  enum class Kind : uint8_t { None, Reg, Imm, Pred, Null };
+  Kind kind = Kind::None;
+  Type type = Type::UD;  // element type (immediate type; V/UV/VF: the element type W/UW/F)
+  Mod mod = Mod::None;
+  uint8_t immPeriod = 1;       // packed immediates: lane k uses imm[k % period]
+  bool wholePred = false;      // mov from a predicate: the whole variable as an integer
+  uint8_t predBits = 32;       // elements of the predicate variable
+  uint16_t predId = 0;         // Pred: predicate variable id
+  std::array<uint32_t, 32> off{};  // Reg: byte offset of lane k in the register file
+  std::array<uint64_t, 8> imm{};   // Imm: element bits
+};
+
+// Lane arrays for the ALU pipeline: sources are loaded into the operation's
+// domain, computed, then converted into the destination.
+using IntLoad = void (*)(const Ctx&, const DInst&, const DOperand&, i128* out);
+using FltLoad = void (*)(const Ctx&, const DInst&, const DOperand&, double* out);
+using IntStore = void (*)(Ctx&, const DInst&, uint32_t en, const i128* v);
+using FltStore = void (*)(Ctx&, const DInst&, uint32_t en, const double* v);
+
+struct DInst {
+  Handler fn = nullptr;
+  uint32_t index = 0;  // in Kernel::code
+  bool control = false;  // the handler moves the program counter itself
+  uint8_t exec = 1;
+  uint8_t maskOff = 0;
+  bool noMask = false;
+  uint16_t predId = 0;
+  uint8_t predCtl = 0;  // 0 none, 1 any, 2 all
+  bool predInv = false;
+  bool sat = false;
+
+  // ALU
+  bool floatDomain = false;
+  Type execType = Type::UD;  // float domain: DF, F or HF
+  uint8_t relop = 0;
+  uint8_t src0Bits = 32;     // shr: width of src0
+  uint8_t shiftMask = 31;    // shl/shr: bits of src1 used
+  bool scalarSrc = false;    // setp: src0 is a scalar
+  DOperand dst;
+  DOperand src[2];
+  IntLoad iload[2] = {nullptr, nullptr};
+  FltLoad fload[2] = {nullptr, nullptr};
+  IntStore istore = nullptr;
+  FltStore fstore = nullptr;
+
+  // Memory
+  uint32_t surface = 0;
+  uint8_t numBlocks = 1;  // bytes (scaled) or qwords (QW) per lane
+  uint8_t chMask = 0;     // SCATTER4 channels
+  uint8_t numOut = 0;     // URB
+  uint32_t urbGlobal = 0;
+  DOperand goff;          // scalar global offset (Reg lane 0, or Imm)
+  std::array<uint32_t, 4> raw{};   // byte offsets of the raw operands in the register file
+  std::array<bool, 4> rawNull{};
+
+  // Control
+  uint32_t target = 0;  // instruction index of the label
+};
+
+struct VarSlot {
+  uint32_t offset = 0;  // byte offset in the register file
+  uint32_t bytes = 0;
+  Type type = Type::UD;
+  bool present = false;
+};
+
+struct Program {
+  const Kernel* kernel = nullptr;
+  unsigned grfSize = 32;
+  std::vector<DInst> code;
+  std::vector<VarSlot> vars;  // by general variable id
+  uint32_t regBytes = 0;      // register file size per thread
+  uint32_t numPreds = 0;      // predicate ids 1..numPreds
+  std::vector<uint8_t> usesSurface;  // by surface id
+  bool usesSlm = false, usesUrb = false;
+};
+
+// Register-file layout: every general variable placed per its alignment,
+// aliases resolved to their base's bytes.
+void layoutVars(const Kernel& k, unsigned grfSize, Program& p);
+Program decode(const Kernel& k, unsigned grfSize);
+
+// Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
+void decodeAlu(const Program& p, const Instruction& inst, DInst& d);
+void decodeControl(const Program& p, const Instruction& inst, const std::vector<uint32_t>& labelPos, DInst& d);
+void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d);
+void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d);
+void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d);
+void decodeQwScatter(const Program& p, const Instruction& inst, DInst& d);
+void decodeUrbWrite(const Program& p, const Instruction& inst, DInst& d);
+
+// Shared operand decoding.
+DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool dst, bool scalar);
+uint32_t rawOffset(const Program& p, const Operand& o);
+// Index of the instruction's field with the page's name (table.cpp), or -1.
+int fieldIndex(const InstrDesc& d, std::string_view name);
+// Common decoding of a memory instruction: surface, scalar global offset and
+// the raw operands named in `raws` (in that order into DInst::raw).
+void decodeMemory(const Program& p, const Instruction& inst, DInst& d, std::initializer_list<const char*> raws);
+
+}  // namespace visakit::sim

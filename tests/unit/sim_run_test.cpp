@@ -1,0 +1,459 @@
+// The simulator through its library API (include/visakit/sim.hpp) and the CLI's
+// run command: launch errors, failures, statistics, findings, --jobs
+// independence, and every ALU type combination executed on random data
+// (no UB under the sanitizer builds).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <set>
+#include <sstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "visakit/sim.hpp"
+#include "visakit/visakit.hpp"
+
+using namespace visakit;
+namespace fs = std::filesystem;
+
+namespace {
+
+Module build(const std::string& text, unsigned grf = 32) {
+  Diagnostics d;
+  Options o;
+  o.grfSize = grf;
+  auto m = parseText(text, d, o);
+  if (!m || !verify(*m, d, o)) {
+    ADD_FAILURE() << d.render("kernel", text);
+    return {};
+  }
+  return std::move(*m);
+}
+
+const char* kHeader = R"(.version 4.2
+.kernel "k"
+)";
+
+// Each thread scatters (thread_x + 16 * group_x) into dword i of its own 64-byte block,
+// through a per-group SLM round trip.
+std::string slmKernel() {
+  return std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Data v_type=G type=ud num_elts=16 align=GRF
+.decl Back v_type=G type=ud num_elts=16 align=GRF
+.decl Base v_type=G type=ud num_elts=1 align=dword
+.decl Slm v_type=G type=ud num_elts=1 align=dword
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    mul (M1_NM, 1) Base(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud
+    add (M1_NM, 1) Base(0,0)<1> Base(0,0)<0;1,0> %thread_x(0,0)<0;1,0>
+    mov (M1_NM, 16) Data(0,0)<1> Base(0,0)<0;1,0>
+    add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
+    shl (M1_NM, 1) Slm(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    shl (M1_NM, 1) Base(0,0)<1> Base(0,0)<0;1,0> 0x6:ud
+    scatter_scaled.4 (M1, 16) %slm Slm(0,0)<0;1,0> Offs.0 Data.0
+    gather_scaled.4 (M1, 16) %slm Slm(0,0)<0;1,0> Offs.0 Back.0
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Back.0
+    ret (M1, 1)
+)";
+}
+
+TEST(SimRun, ResultsDoNotDependOnJobs) {
+  Module m = build(slmKernel());
+  ASSERT_EQ(m.kernels.size(), 1u);
+  sim::LaunchConfig cfg;
+  cfg.groups = {8, 1, 1};
+  cfg.groupThreads = 4;
+  cfg.slmBytes = 256;
+  cfg.simd = 16;
+  std::vector<uint8_t> first;
+  for (unsigned jobs : {1u, 2u, 3u, 8u}) {
+    cfg.jobs = jobs;
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(8 * 16 * 64 * 4 / 4, 0)}};
+    sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    if (first.empty()) first = s[0].bytes;
+    EXPECT_EQ(s[0].bytes, first) << "jobs " << jobs;
+    EXPECT_EQ(r.stats.threads, 32u);
+  }
+  // Thread (group g, x) wrote g*16 + x + 4i (i = 0..15) to block g*16 + x.
+  for (uint32_t g = 0; g < 8; ++g)
+    for (uint32_t x = 0; x < 4; ++x)
+      for (uint32_t i = 0; i < 16; ++i) {
+        uint32_t v;
+        std::memcpy(&v, first.data() + (g * 16 + x) * 64 + 4 * i, 4);
+        EXPECT_EQ(v, g * 16 + x + 4 * i);
+      }
+}
+
+TEST(SimRun, StatisticsCountInstructionsLanesAndBytes) {
+  Module m = build(slmKernel());
+  sim::LaunchConfig cfg;
+  cfg.groups = {2, 1, 1};
+  cfg.groupThreads = 1;
+  cfg.slmBytes = 64;
+  cfg.simd = 8;  // M1 instructions of exec 16 have 8 lanes on
+  std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(2048, 0)}};
+  sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.stats.instructions, 2u * 13);
+  // Per thread: NoMask 8+8+16+1+1+16+16+1+1 = 68, M1 x16 with 8 on: 8*3, ret: 8.
+  EXPECT_EQ(r.stats.lanes, 2u * (68 + 24 + 8));
+  ASSERT_EQ(r.stats.spaces.size(), 2u);
+  EXPECT_EQ(r.stats.spaces[0].name, "Out");
+  EXPECT_EQ(r.stats.spaces[0].bytesWritten, 2u * 32);
+  EXPECT_EQ(r.stats.spaces[0].bytesRead, 0u);
+  EXPECT_EQ(r.stats.spaces[1].name, "%slm");
+  EXPECT_EQ(r.stats.spaces[1].bytesRead, 2u * 32);
+  EXPECT_EQ(r.stats.spaces[1].bytesWritten, 2u * 32);
+}
+
+TEST(SimRun, LaunchErrors) {
+  Module m = build(slmKernel());
+  const Kernel& k = m.kernels[0];
+  sim::LaunchConfig cfg;
+  cfg.slmBytes = 64;
+  std::vector<sim::SurfaceBinding> none;
+  auto r = sim::run(k, none, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::LaunchError);
+  EXPECT_NE(r.error.find("not bound"), std::string::npos) << r.error;
+  std::vector<sim::SurfaceBinding> bad = {{"Out", {0, 0, 0, 0}}, {"Nope", {}}};
+  r = sim::run(k, bad, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::LaunchError);
+  EXPECT_NE(r.error.find("unknown surface 'Nope'"), std::string::npos) << r.error;
+  std::vector<sim::SurfaceBinding> ok = {{"T6", {0, 0, 0, 0}}};  // T<id> names the same surface
+  cfg.slmBytes.reset();
+  r = sim::run(k, ok, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::LaunchError);
+  EXPECT_NE(r.error.find("--slm"), std::string::npos) << r.error;
+  cfg.slmBytes = 64;
+  cfg.simd = 33;
+  r = sim::run(k, ok, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::LaunchError);
+  cfg.simd = 0;
+  cfg.args = {{"Base", "1"}};
+  r = sim::run(k, ok, cfg);
+  EXPECT_NE(r.error.find("not a kernel input"), std::string::npos) << r.error;
+  cfg.args.clear();
+  r = sim::run(k, ok, cfg);
+  EXPECT_TRUE(r.ok()) << r.error;
+}
+
+TEST(SimRun, MaxStepsFailsAndLeavesSurfacesAlone) {
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x1:ud
+    scatter_scaled.4 (M1, 8) Out 0x0:ud Offs.0 Offs.0
+LOOP:
+    jmp (M1, 1) LOOP
+)");
+  sim::LaunchConfig cfg;
+  cfg.maxSteps = 1000;
+  cfg.threads = {4, 1};
+  std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(8, 0)}};
+  auto r = sim::run(m.kernels[0], s, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::Failed);
+  EXPECT_NE(r.error.find("--max-steps"), std::string::npos) << r.error;
+  EXPECT_EQ(s[0].bytes, std::vector<uint8_t>(8, 0));
+}
+
+TEST(SimRun, FindingsAreAggregatedPerInstructionAndKind) {
+  // 16 lanes write 4 bytes at 14 + 4i of a 16-byte surface: all out of bounds (lane 0 straddles the end).
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    scatter_scaled.4 (M1, 16) Out 0xe:ud Offs.0 Offs.0
+    gather_scaled.2 (M1, 16) Out 0xe:ud Offs.0 Offs.0
+    ret (M1, 1)
+)");
+  sim::LaunchConfig cfg;
+  cfg.check = true;
+  cfg.simd = 16;
+  std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(16, 0)}};
+  auto r = sim::run(m.kernels[0], s, cfg);
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.findings.size(), 2u);
+  // scatter: lane 0 at 14..17 straddles the end: out of bounds, so every lane is.
+  const sim::Finding& w = r.findings[0];
+  EXPECT_EQ(w.kind, sim::Finding::Kind::OutOfBoundsWrite);
+  EXPECT_EQ(w.instruction, 3u);
+  EXPECT_EQ(w.loc.line, 8u);
+  EXPECT_EQ(w.count, 16u);
+  EXPECT_EQ(w.space, "Out");
+  EXPECT_EQ(w.spaceSize, 16u);
+  ASSERT_EQ(w.examples.size(), 4u);
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(w.examples[i].lane, i);
+    EXPECT_EQ(w.examples[i].address, 14u + 4 * i);
+    EXPECT_EQ(w.examples[i].size, 4u);
+  }
+  // gather.2: lane 0 reads 14..15 (in bounds), the others are out.
+  EXPECT_EQ(r.findings[1].kind, sim::Finding::Kind::OutOfBoundsRead);
+  EXPECT_EQ(r.findings[1].count, 15u);
+  EXPECT_EQ(s[0].bytes, std::vector<uint8_t>(16, 0));
+  cfg.check = false;
+  r = sim::run(m.kernels[0], s, cfg);
+  EXPECT_TRUE(r.findings.empty());
+}
+
+TEST(SimRun, Scatter4DwordIndexDoesNotWrap) {
+  // E17: address 0xfffffffc -> dword 0x3fffffff + c; channel G is byte 2^32, not byte 0.
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Src v_type=G type=ud num_elts=16 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x0:ud
+    mov (M1_NM, 16) Src(0,0)<1> 0x1234:ud
+    scatter4_scaled.RG (M1_NM, 8) Out 0xfffffffc:ud Offs.0 Src.0
+    ret (M1, 1)
+)");
+  sim::LaunchConfig cfg;
+  cfg.check = true;
+  std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(16, 0)}};
+  auto r = sim::run(m.kernels[0], s, cfg);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(s[0].bytes, std::vector<uint8_t>(16, 0));
+  ASSERT_EQ(r.findings.size(), 1u);
+  EXPECT_EQ(r.findings[0].count, 16u);
+  EXPECT_EQ(r.findings[0].examples[0].address, 0xfffffffcu);
+}
+
+TEST(SimRun, ThreadCoordinates) {
+  sim::LaunchConfig cfg;
+  cfg.threads = {3, 2};
+  cfg.groups = {2, 2, 2};
+  sim::ThreadCoord c = sim::threadCoord(cfg, 6 * 5 + 4);  // group 5 = (1, 0, 1), local 4 = (1, 1)
+  EXPECT_EQ(c.x, 1u);
+  EXPECT_EQ(c.y, 1u);
+  EXPECT_EQ(c.gx, 1u);
+  EXPECT_EQ(c.gy, 0u);
+  EXPECT_EQ(c.gz, 1u);
+}
+
+// ---- every ALU type combination on random data: defined results, no UB ----
+
+const char* kTypes[] = {"ud", "d", "uw", "w", "ub", "b", "uq", "q", "f", "df", "hf"};
+
+TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
+  std::string decls, code;
+  decls += ".decl Raw v_type=G type=ud num_elts=1024 align=GRF\n";
+  decls += ".decl Offs v_type=G type=ud num_elts=32 align=GRF\n";
+  decls += ".decl In v_type=T num_elts=1\n";
+  decls += ".decl P1 v_type=P num_elts=32\n";
+  unsigned n = 0;
+  for (const char* t : kTypes) {
+    decls += fmt::format(".decl A_{0} v_type=G type={0} num_elts=16 alias=<Raw, {1}>\n", t, 128 * n);
+    decls += fmt::format(".decl B_{0} v_type=G type={0} num_elts=16 alias=<Raw, {1}>\n", t, 2048 + 128 * n);
+    decls += fmt::format(".decl D_{0} v_type=G type={0} num_elts=32 align=GRF\n", t);
+    ++n;
+  }
+  code += "    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v\n";
+  code += "    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud\n";
+  code += "    add (M1_NM, 16) Offs(2,0)<1> Offs(0,0)<1;1,0> 0x10:ud\n";
+  code += "    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud\n";
+  code += "    shl (M1_NM, 16) Offs(2,0)<1> Offs(2,0)<1;1,0> 0x2:ud\n";
+  for (unsigned blk = 0; blk < 32; ++blk)
+    code += fmt::format("    gather_scaled.4 (M1_NM, 32) In {0:#x}:ud Offs.0 Raw.{0}\n", 128 * blk);
+  code += "    setp (M1_NM, 32) P1 0x5a5aa5a5:ud\n";
+  const char* mods[] = {"", "(-)", "(abs)", "(~)"};
+  std::vector<std::string> lines;
+  for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "sel", "cmp.lt", "cmp.ne", "mov", "not"})
+    for (const char* d : kTypes)
+      for (const char* a : kTypes)
+        for (const char* b : {a, "ud", "d", "f"}) {
+          std::string mnem = op;
+          bool two = mnem != "mov" && mnem != "not";
+          for (int sat = 0; sat < 2; ++sat) {
+            if (sat && !lookupMnemonic(mnem.substr(0, mnem.find('.')))->sat) continue;
+            std::string m = mnem + (sat ? ".sat" : "");
+            std::string pred = mnem == "sel" ? "(P1) " : "";
+            const char* mod = mods[(lines.size() / 3) % 4];
+            std::string srcs = fmt::format("{}A_{}(0,0)<1;1,0>", mod, a);
+            if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
+            lines.push_back(fmt::format("    {}{} (M1_NM, 16) D_{}(0,0)<1> {}", pred, m, d, srcs));
+            lines.push_back(fmt::format("    {}{} (M1, 8) D_{}(0,1)<2> {}", pred, m, d, srcs));
+          }
+        }
+  lines.push_back("    cmp.gt (M1_NM, 16) P1 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>");
+  lines.push_back("    and (M1_NM, 16) P1 P1 P1");
+  // Keep the lines the verifier accepts (the table's type rules).
+  std::string head = std::string(kHeader) + decls + code;
+  std::set<size_t> bad;
+  for (int round = 0; round < 8; ++round) {
+    std::string text = head;
+    std::vector<size_t> lineOf;
+    for (size_t i = 0; i < lines.size(); ++i)
+      if (!bad.count(i)) {
+        text += lines[i] + "\n";
+        lineOf.push_back(i);
+      }
+    text += "    ret (M1, 1)\n";
+    Diagnostics diags;
+    auto m = parseText(text, diags);
+    ASSERT_TRUE(m) << diags.render("fuzz", text);
+    if (verify(*m, diags)) {
+      ASSERT_GT(lineOf.size(), 1000u);
+      std::mt19937_64 rng(12345);
+      std::vector<uint8_t> in(4096);
+      for (size_t i = 0; i < in.size(); i += 8) {
+        uint64_t v = rng();
+        // sprinkle special values: NaN, inf, denormals, extremes
+        switch (v % 8) {
+          case 0: v = 0x7fc000007f800001ull; break;
+          case 1: v = 0x8000000000000001ull; break;
+          case 2: v = 0xffffffffffffffffull; break;
+          case 3: v = 0x7fffffff80000000ull; break;
+          default: break;
+        }
+        std::memcpy(in.data() + i, &v, 8);
+      }
+      for (unsigned simd : {8u, 32u}) {
+        sim::LaunchConfig cfg;
+        cfg.simd = simd;
+        cfg.check = true;
+        std::vector<sim::SurfaceBinding> s = {{"In", in}};
+        auto r = sim::run(m->kernels[0], s, cfg);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_TRUE(r.findings.empty());
+        EXPECT_EQ(s[0].bytes, in);
+      }
+      return;
+    }
+    size_t firstCode = static_cast<size_t>(std::count(head.begin(), head.end(), '\n')) + 1;
+    for (const auto& dg : diags.all())
+      if (dg.severity == Severity::Error && dg.loc.line >= firstCode && dg.loc.line - firstCode < lineOf.size())
+        bad.insert(lineOf[dg.loc.line - firstCode]);
+  }
+  FAIL() << "could not find a verified subset";
+}
+
+// ---- the CLI ----
+
+struct Cli {
+  int exit;
+  std::string out, err;
+};
+
+Cli runCli(const std::string& args) {
+  fs::path tmp = fs::temp_directory_path() / fmt::format("visakit_simrun_{}", ::getpid());
+  fs::create_directories(tmp);
+  std::string cmd = fmt::format("{} run {} >'{}' 2>'{}'", VISAKIT_CLI, args, (tmp / "o").string(), (tmp / "e").string());
+  int st = std::system(cmd.c_str());
+  Cli c;
+  c.exit = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  std::ifstream o(tmp / "o"), e(tmp / "e");
+  std::stringstream so, se;
+  so << o.rdbuf();
+  se << e.rdbuf();
+  c.out = so.str();
+  c.err = se.str();
+  return c;
+}
+
+class SimCli : public ::testing::Test {
+ protected:
+  fs::path dir;
+  void SetUp() override {
+    dir = fs::temp_directory_path() / fmt::format("visakit_simcli_{}_{}", ::getpid(),
+                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  std::string write(const std::string& name, const std::string& data) {
+    std::ofstream(dir / name, std::ios::binary) << data;
+    return (dir / name).string();
+  }
+  std::string read(const std::string& name) {
+    std::ifstream in(dir / name, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+};
+
+TEST_F(SimCli, OutputsOnlyAfterSuccessAndInputsUntouched) {
+  std::string k = write("k.visaasm", std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x0:ud
+    scatter_scaled.4 (M1, 8) Out 0x0:ud Offs.0 Offs.0
+    mov (M1_NM, 8) Offs(0,0)<1> 0x1:ud
+LOOP:
+    (P1) jmp (M1, 1) LOOP
+    ret (M1, 1)
+)");
+  // P1 is undeclared: the kernel does not load.
+  Cli c = runCli(fmt::format("'{}' --surface Out=zero:4 --out Out='{}'", k, (dir / "o.bin").string()));
+  EXPECT_EQ(c.exit, 1) << c.err;
+  EXPECT_FALSE(fs::exists(dir / "o.bin"));
+
+  k = write("k2.visaasm", std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Out v_type=T num_elts=1
+.decl P1 v_type=P num_elts=8
+    setp (M1_NM, 8) P1 0x1:ub
+    mov (M1_NM, 8) Offs(0,0)<1> 0x0:ud
+    scatter_scaled.4 (M1, 1) Out 0x0:ud Offs.0 Offs.0
+LOOP:
+    (P1) jmp (M1, 1) LOOP
+    ret (M1, 1)
+)");
+  std::string in = write("in.bin", std::string("\x11\x22\x33\x44", 4));
+  c = runCli(fmt::format("'{}' --surface Out='{}' --out Out='{}' --max-steps 500", k, in, (dir / "o.bin").string()));
+  EXPECT_EQ(c.exit, 1);
+  EXPECT_NE(c.err.find("--max-steps"), std::string::npos) << c.err;
+  EXPECT_FALSE(fs::exists(dir / "o.bin"));
+  EXPECT_EQ(read("in.bin"), std::string("\x11\x22\x33\x44", 4));
+
+  // setp 0x0 -> the loop is not taken: success writes the output, never the input.
+  std::string text = read("k2.visaasm");
+  text.replace(text.find("0x1:ub"), 6, "0x0:ub");
+  k = write("k3.visaasm", text);
+  c = runCli(fmt::format("'{}' --surface Out='{}' --out Out='{}' --stats", k, in, (dir / "o.bin").string()));
+  EXPECT_EQ(c.exit, 0) << c.err;
+  EXPECT_EQ(read("o.bin"), std::string(4, '\0'));
+  EXPECT_EQ(read("in.bin"), std::string("\x11\x22\x33\x44", 4));
+  EXPECT_NE(c.out.find("instructions: 6"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("Out: 0 bytes read, 4 bytes written"), std::string::npos) << c.out;
+}
+
+TEST_F(SimCli, JsonReportsStatsAndFindings) {
+  std::string k = write("k.visaasm", std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x0:ud
+    scatter_scaled.4 (M1, 8) Out 0x0:ud Offs.0 Offs.0
+    ret (M1, 1)
+)");
+  Cli c = runCli(fmt::format("'{}' --surface Out=zero:4 --check --json --simd 8", k));
+  EXPECT_EQ(c.exit, 3) << c.err;
+  EXPECT_NE(c.out.find("\"instructions\": 3"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\"kind\": \"two lanes write the same address\""), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\"bytes_written\": 32"), std::string::npos) << c.out;
+  EXPECT_NE(c.err.find("k.visaasm:6:5: error: two lanes write the same address in surface 'Out' (4 bytes) (7 times)"),
+            std::string::npos)
+      << c.err;
+}
+
+TEST_F(SimCli, UsageAndLaunchErrors) {
+  std::string k = write("k.visaasm", std::string(kHeader) + R"(.decl Out v_type=T num_elts=1
+    ret (M1, 1)
+)");
+  EXPECT_EQ(runCli(fmt::format("'{}' --surface Out", k)).exit, 2);
+  EXPECT_EQ(runCli(fmt::format("'{}' --groups 1,2,3,4", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --simd 0", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --slm 12q", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --threads 2 --group-threads 3", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --kernel nope", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --out Out=x", k)).exit, 1);
+  EXPECT_EQ(runCli(fmt::format("'{}' --threads 3,2 --groups 2", k)).exit, 0);
+}
+
+}  // namespace
