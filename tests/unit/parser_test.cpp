@@ -138,3 +138,19 @@ TEST(Cli, FmtOutputIsAtomicAndNotWrittenOnFailure) {
 }
 
 }  // namespace
+
+namespace {
+TEST(Verifier, MovFromPredicate) {
+  // MOV page Notes: predicate src0 needs exec 1 and a UB/UW/UD dst at least as wide as the predicate.
+  std::string base = std::string(kHeader) + ".decl P1 v_type=P num_elts=16\n.decl B v_type=G type=ub num_elts=4\n";
+  auto check = [](const std::string& src) {
+    Diagnostics d;
+    auto m = parseText(src, d);
+    return m && verify(*m, d);
+  };
+  EXPECT_TRUE(check(base + "mov (M1_NM, 1) Offs(0,0)<1> P1\n"));
+  EXPECT_FALSE(check(base + "mov (M1_NM, 2) Offs(0,0)<1> P1\n"));   // exec size 2
+  EXPECT_FALSE(check(base + "mov (M1_NM, 1) B(0,0)<1> P1\n"));      // 8 bits < 16 elements
+  EXPECT_FALSE(check(base + "mov.sat (M1_NM, 1) Offs(0,0)<1> P1\n"));
+}
+}  // namespace
