@@ -14,7 +14,10 @@
 // of docs/performance.md.
 #include <benchmark/benchmark.h>
 
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <string>
 #include <thread>
@@ -28,6 +31,14 @@ namespace visakit::bench {
 namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
+
+// Process CPU time (all threads), seconds.
+double processCpuSeconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto sec = [](const timeval& t) { return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6; };
+  return sec(u.ru_utime) + sec(u.ru_stime);
+}
 
 void BM_Native(benchmark::State& st, const std::string& wl) {
   Dataset& d = dataset(wl);
@@ -101,6 +112,10 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
   cfg.jobs = jobs;
   cfg.check = check;
   if (!verifyOnce(st, d, cfg)) return;
+  // Host CPUs the process kept busy while timing: with jobs > 1 and another
+  // process on the machine, this shows that the cores were not all ours.
+  const double cpu0 = processCpuSeconds();
+  const auto wall0 = std::chrono::steady_clock::now();
   for (auto _ : st) {
     sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
     if (!r.ok()) {
@@ -109,6 +124,8 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
     }
     benchmark::DoNotOptimize(r.stats.instructions);
   }
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  if (wall > 0) st.counters["cpus_used"] = (processCpuSeconds() - cpu0) / wall;
   st.SetItemsProcessed(st.iterations() * d.items);
   st.counters["jobs"] = jobs;
   st.SetLabel(d.unit);

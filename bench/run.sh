@@ -2,6 +2,7 @@
 # Runs the visakit-bench suite and prints the table of docs/performance.md (markdown).
 #
 #   bench/run.sh [PATH/TO/visakit-bench] [extra Google Benchmark flags...]
+#   bench/run.sh --render RESULTS.json     # only print the tables of an earlier run
 #
 # Environment: REPS (repetitions per benchmark, median reported; default 3),
 #              JSON (keep the raw results at this path; default: a temp file, removed).
@@ -10,14 +11,20 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(dirname "$here")"
+render_only=""
+if [[ "${1:-}" == "--render" ]]; then
+  render_only="${2:?--render needs a JSON file}"
+fi
 exe="${1:-}"
 if [[ $# -gt 0 ]]; then shift; fi
-if [[ -z "$exe" ]]; then
+if [[ -n "$render_only" ]]; then
+  :
+elif [[ -z "$exe" ]]; then
   for c in "$root/build/default/bench/visakit-bench" "$root/build/bench/bench/visakit-bench"; do
     if [[ -x "$c" ]]; then exe="$c"; break; fi
   done
 fi
-if [[ -z "$exe" || ! -x "$exe" ]]; then
+if [[ -z "$render_only" && ( -z "$exe" || ! -x "$exe" ) ]]; then
   echo "run.sh: visakit-bench not found; build it: cmake --build --preset default --target visakit-bench" >&2
   exit 2
 fi
@@ -25,16 +32,20 @@ fi
 reps="${REPS:-3}"
 json="${JSON:-}"
 tmp=""
-if [[ -z "$json" ]]; then
-  tmp="$(mktemp -t visakit-bench.XXXXXX.json)"
-  json="$tmp"
-  trap 'rm -f "$tmp"' EXIT
+if [[ -n "$render_only" ]]; then
+  json="$render_only"
+  cmd=("${CMDLINE:-(see the JSON context)}")
+else
+  if [[ -z "$json" ]]; then
+    tmp="$(mktemp -t visakit-bench.XXXXXX.json)"
+    json="$tmp"
+    trap 'rm -f "$tmp"' EXIT
+  fi
+  cmd=("$exe" "--benchmark_repetitions=$reps" "--benchmark_report_aggregates_only=true"
+       "--benchmark_out=$json" "--benchmark_out_format=json" "$@")
+  echo "running: ${cmd[*]}" >&2
+  "${cmd[@]}" >&2
 fi
-
-cmd=("$exe" "--benchmark_repetitions=$reps" "--benchmark_report_aggregates_only=true"
-     "--benchmark_out=$json" "--benchmark_out_format=json" "$@")
-echo "running: ${cmd[*]}" >&2
-"${cmd[@]}" >&2
 
 model="$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n1)"
 CMD="${cmd[*]}" MODEL="$model" NPROC="$(nproc)" KERNEL="$(uname -sr)" \
@@ -47,11 +58,13 @@ with open(sys.argv[1]) as f:
 ctx = data.get("context", {})
 
 # name -> entry; the median of the repetitions if there are aggregates, else the single run
-runs, medians = {}, {}
+runs, medians, order = {}, {}, []
 for b in data.get("benchmarks", []):
     parts = [p for p in b.get("run_name", b["name"]).split("/")
              if not re.match(r"^(min_time:|real_time$|iterations:|repeats:)", p)]
     name = "/".join(parts)
+    if name not in order:
+        order.append(name)
     if b.get("run_type") == "aggregate":
         if b.get("aggregate_name") == "median":
             medians[name] = b
@@ -88,7 +101,7 @@ all_jobs = max(j for j in [1] + [int(m.group(1)) for n in res for m in [re.searc
 ratio_target = {"gather_256MiB": 0.75, "gather_1MiB": 0.35}
 speedup_target = {"gather_1MiB", "gather_256MiB", "dispatch"}
 workloads = []
-for n in list(res) + list(errors):
+for n in order:
     m = re.match(r"^BM_Native/(.+)$", n)
     if m and m.group(1) not in workloads:
         workloads.append(m.group(1))
@@ -100,7 +113,8 @@ print(f"Machine: {os.environ.get('MODEL') or 'unknown CPU'}, {os.environ.get('NP
       f"load average at start {', '.join(f'{x:.2f}' for x in ctx.get('load_avg', []))}.\n")
 print(f"Command: `{os.environ.get('CMD', '')}`\n")
 print(f"items/s = data elements per second (median of the repetitions). Ratio = simulated on 1 host thread / native "
-      f"(both single-threaded). Speed-up = simulated on {all_jobs} host threads / on 1.\n")
+      f"(both single-threaded). Speed-up = simulated on {all_jobs} host threads / on 1; 'CPUs busy' = process CPU time / wall time while the "
+      f"{all_jobs}-thread benchmark ran (below {all_jobs} means other load took cores, and the speed-up is a lower bound).\n")
 print(f"| workload | unit | native | sim, 1 thread | ratio | ratio target | sim, {all_jobs} threads | speed-up | speed-up target |")
 print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for w in workloads:
@@ -113,7 +127,9 @@ for w in workloads:
     rt = ratio_target.get(w, 0.25)
     st = f">= {0.9 * all_jobs:.2g}" if w in speedup_target and all_jobs > 1 else "-"
     err = [errors[n] for n in (f"BM_Native/{w}", f"BM_Sim/{w}/jobs:1", f"BM_Sim/{w}/jobs:{all_jobs}") if n in errors]
-    row = f"| {w} | {unit} | {fmt_rate(nat)} | {fmt_rate(s1)} | {fmt_x(ratio)} | >= {rt} | {fmt_rate(sn)} | {fmt_x(sp, 2)} | {st} |"
+    cu = (res.get(f"BM_Sim/{w}/jobs:{all_jobs}") or {}).get("cpus_used")
+    spt = fmt_x(sp, 2) + ("" if cu is None or sp is None else f" ({cu:.1f} CPUs busy)")
+    row = f"| {w} | {unit} | {fmt_rate(nat)} | {fmt_rate(s1)} | {fmt_x(ratio)} | >= {rt} | {fmt_rate(sn)} | {spt} | {st} |"
     if err:
         row += f" **error: {err[0]}**"
     print(row)
@@ -121,7 +137,7 @@ for w in workloads:
 print("\n## --check\n")
 print("| workload | sim, 1 thread, check off | check on | slow-down | target |")
 print("|---|---:|---:|---:|---:|")
-for n in sorted(res):
+for n in order:
     m = re.match(r"^BM_SimCheck/(.+)/jobs:1$", n)
     if not m:
         continue
@@ -148,7 +164,7 @@ for w in workloads:
 print("\n## assemble (parse + verify + encode)\n")
 print("| kernel | instructions/s | MB/s | target |")
 print("|---|---:|---:|---:|")
-for n in sorted(res):
+for n in order:
     m = re.match(r"^BM_Assemble/(\d+)$", n)
     if not m:
         continue

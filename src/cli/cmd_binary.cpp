@@ -43,13 +43,8 @@ Runner addAsm(CLI::App& app) {
       return kExitInvalid;
     }
     std::vector<uint8_t> bytes = writeBinary(l->module);
-    std::string out = a->out.empty() ? isaPathFor(a->in) : a->out;
-    std::string err;
-    if (!writeFileAtomic(out, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), err)) {
-      std::cerr << "visakit: error: " << err << "\n";
-      return kExitInvalid;
-    }
-    return kExitOk;
+    return writeOutput(a->out.empty() ? isaPathFor(a->in) : a->out,
+                       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   };
 }
 
@@ -66,17 +61,7 @@ Runner addDis(CLI::App& app) {
   return [a]() {
     auto l = loadAndVerify(a->in, a->opts);
     if (!l) return kExitInvalid;
-    std::string text = printText(l->module);
-    if (a->out.empty()) {
-      std::cout << text;
-      return std::cout.flush() ? kExitOk : kExitInvalid;
-    }
-    std::string err;
-    if (!writeFileAtomic(a->out, text, err)) {
-      std::cerr << "visakit: error: " << err << "\n";
-      return kExitInvalid;
-    }
-    return kExitOk;
+    return writeOutput(a->out, printText(l->module));
   };
 }
 

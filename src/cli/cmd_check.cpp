@@ -36,17 +36,7 @@ Runner addFmt(CLI::App& app) {
   return [a]() {
     auto l = loadAndVerify(a->in, a->opts, !a->noVerify);
     if (!l) return kExitInvalid;
-    std::string text = printText(l->module);
-    if (a->out.empty()) {
-      std::cout << text;
-      return kExitOk;
-    }
-    std::string err;
-    if (!writeFileAtomic(a->out, text, err)) {
-      std::cerr << "visakit: error: " << err << "\n";
-      return kExitInvalid;
-    }
-    return kExitOk;
+    return writeOutput(a->out, printText(l->module));
   };
 }
 

@@ -224,21 +224,12 @@ int runCommand(const RunArgs& a) {
 
   // Results: only after a successful run.
   int rc = r.findings.empty() ? kExitOk : kExitFindings;
-  for (const auto& [idx, file] : outs) {
-    std::string err;
-    const auto& b = bindings[idx].bytes;
-    if (!writeFileAtomic(file, std::string_view(reinterpret_cast<const char*>(b.data()), b.size()), err)) {
-      std::cerr << "visakit: error: " << err << "\n";
-      rc = kExitInvalid;
-    }
-  }
-  if (!a.dumpUrb.empty()) {
-    std::string err;
-    if (!writeFileAtomic(a.dumpUrb, std::string_view(reinterpret_cast<const char*>(r.urb.data()), r.urb.size()), err)) {
-      std::cerr << "visakit: error: " << err << "\n";
-      rc = kExitInvalid;
-    }
-  }
+  auto bytesOf = [](const std::vector<uint8_t>& b) {
+    return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
+  };
+  for (const auto& [idx, file] : outs)
+    if (writeOutput(file, bytesOf(bindings[idx].bytes)) != kExitOk) rc = kExitInvalid;
+  if (!a.dumpUrb.empty() && writeOutput(a.dumpUrb, bytesOf(r.urb)) != kExitOk) rc = kExitInvalid;
   return rc;
 }
 

@@ -79,6 +79,19 @@ bool writeFileAtomic(const std::string& path, std::string_view data, std::string
   return true;
 }
 
+int writeOutput(const std::string& path, std::string_view data) {
+  if (path.empty()) {
+    std::cout << data;
+    return std::cout.flush() ? kExitOk : kExitInvalid;
+  }
+  std::string err;
+  if (!writeFileAtomic(path, data, err)) {
+    std::cerr << "visakit: error: " << err << "\n";
+    return kExitInvalid;
+  }
+  return kExitOk;
+}
+
 void addInputOptions(CLI::App* cmd, Options& opts) {
   cmd->add_option("--grf-size", opts.grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
   cmd->add_option("--max-file-size", opts.limits.maxFileBytes, "largest input file in bytes")->capture_default_str();

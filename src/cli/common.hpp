@@ -21,6 +21,10 @@ void installSignalHandlers();
 // Writes via a temporary file in the same folder and a rename: never a partial file.
 bool writeFileAtomic(const std::string& path, std::string_view data, std::string& err);
 
+// Writes `data` to `path` atomically, or to stdout when `path` is empty.
+// Returns the exit code (kExitOk, or kExitInvalid after printing the error).
+int writeOutput(const std::string& path, std::string_view data);
+
 // Loads text or binary (detected by content), parses and verifies.
 // Prints diagnostics to stderr. Returns nullopt on any error.
 struct Loaded {
