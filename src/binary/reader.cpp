@@ -334,6 +334,8 @@ Attribute readAttr(Cursor& c, const Pool& pool, bool kernelAttr) {
   uint32_t nameIdx = c.u32("attribute name index");
   if (nameIdx == 0) fail(at, "attribute name index 0 (the empty name)");
   a.name = std::string(pool.at(nameIdx, at, "attribute name"));
+  // An empty name anywhere in the pool is the empty name too (found by fuzz_binary).
+  if (a.name.empty()) fail(at, fmt::format("attribute name index {} names the empty string", nameIdx));
   uint8_t size = c.u8("attribute size");
   std::string_view v = c.bytes(size, fmt::format("attribute '{}' value", a.name));
   AttrNameKind nk = attrNameKind(a.name);

@@ -1,0 +1,77 @@
+// The bodies of the fuzz targets, shared with the regression test that replays
+// every input a fuzzer once failed on (fuzz/regressions/). Each aborts on a
+// broken invariant; sanitizers catch the rest.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "visakit/sim.hpp"
+#include "visakit/visakit.hpp"
+
+namespace visakit::fuzz {
+
+// Text parser + verifier; a valid kernel prints to text that parses back equal.
+inline void text(const uint8_t* data, size_t size) {
+  std::string_view src(reinterpret_cast<const char*>(data), size);
+  for (unsigned grf : {32u, 64u}) {
+    Diagnostics d;
+    Options opts;
+    opts.grfSize = grf;
+    Module partial;
+    auto m = parseText(src, d, opts, &partial);
+    verify(m ? *m : partial, d, opts);
+    (void)d.render("fuzz", src);
+    if (m && !d.hasErrors()) {
+      std::string p = printText(*m);
+      Diagnostics d2;
+      auto m2 = parseText(p, d2, opts);
+      if (!m2 || !(*m2 == *m) || printText(*m2) != p) std::abort();
+    }
+  }
+}
+
+// Binary reader + verifier; a valid module writes to bytes that read back to the same bytes.
+inline void binary(const uint8_t* data, size_t size) {
+  std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  Diagnostics d;
+  auto m = readBinary(bytes, d);
+  if (!m) return;
+  verify(*m, d);
+  (void)d.render("fuzz", {});
+  (void)printText(*m);
+  if (!d.hasErrors()) {
+    auto out = writeBinary(*m);
+    Diagnostics d2;
+    auto m2 = readBinary(std::string_view(reinterpret_cast<const char*>(out.data()), out.size()), d2);
+    if (!m2 || writeBinary(*m2) != out) std::abort();
+  }
+}
+
+// Parse + verify + run with small step, thread and memory limits.
+inline void run(const uint8_t* data, size_t size) {
+  if (size > 8192) return;
+  std::string_view src(reinterpret_cast<const char*>(data), size);
+  Diagnostics d;
+  Options opts;
+  opts.limits.maxInstructions = 512;
+  auto m = parseText(src, d, opts);
+  if (!m || !verify(*m, d, opts)) return;
+  for (const Kernel& k : m->kernels) {
+    std::vector<sim::SurfaceBinding> surfaces;
+    for (const auto& s : k.surfaces) surfaces.push_back({s.name, std::vector<uint8_t>(96, 0x5a)});
+    surfaces.push_back({"%scratch", std::vector<uint8_t>(64, 0xa5)});
+    sim::LaunchConfig cfg;
+    cfg.threads = {2, 1};
+    cfg.groups = {2, 1, 1};
+    cfg.jobs = 1;
+    cfg.slmBytes = 64;
+    cfg.urbBytes = 256;
+    cfg.maxSteps = 2000;
+    cfg.check = (size & 1) != 0;
+    (void)sim::run(k, surfaces, cfg);
+  }
+}
+
+}  // namespace visakit::fuzz
