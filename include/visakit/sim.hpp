@@ -44,6 +44,10 @@ struct LaunchConfig {
   std::optional<uint64_t> slmBytes;  // nullopt: the SLMSize attribute, else none
   std::optional<uint64_t> urbBytes;  // nullopt: no URB
   uint64_t maxSteps = kDefaultMaxSteps;  // instructions per simulated thread
+  // Launch limits (issue 6): defaults no real launch meets; exceeding one is a launch error.
+  uint64_t maxThreads = uint64_t{1} << 24;         // simulated threads in the launch
+  uint64_t maxSurfaceBytes = uint64_t{1} << 32;    // one bound surface, the SLM of a group, the URB
+  uint64_t maxMemoryBytes = uint64_t{16} << 30;    // everything the launch allocates
   bool check = false;                    // run the checkers (OOB, same address, races)
   unsigned maxExamples = 4;              // addresses kept per finding
   // General-variable kernel inputs (.input): name and value text

@@ -1,5 +1,6 @@
 // visakit run KERNEL ...: execute a kernel over a thread space against real data.
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <map>
 
@@ -14,7 +15,7 @@ namespace {
 
 struct RunArgs {
   std::string file, kernel;
-  std::string threads, groups, groupThreads, slm, urb, dumpUrb, simd, jobs, maxSteps, maxErrors;
+  std::string threads, groups, groupThreads, slm, urb, dumpUrb, simd, jobs, maxSteps, maxErrors, maxThreads, maxSurfaceBytes, maxMemoryBytes;
   std::vector<std::string> surfaces, outs, args;
   unsigned grfSize = 32;
   bool check = false, stats = false, json = false;
@@ -102,8 +103,11 @@ int runCommand(const RunArgs& a) {
     cfg.groups = {d[0], d.size() > 1 ? d[1] : 1, d.size() > 2 ? d[2] : 1};
   }
   if (!a.groupThreads.empty()) cfg.groupThreads = static_cast<uint32_t>(parseNumber("--group-threads", a.groupThreads, 1, 0xffff));
-  if (!a.slm.empty()) cfg.slmBytes = parseNumber("--slm", a.slm, 0, uint64_t{1} << 32);
-  if (!a.urb.empty()) cfg.urbBytes = parseNumber("--urb", a.urb, 0, uint64_t{1} << 32);
+  if (!a.maxThreads.empty()) cfg.maxThreads = parseNumber("--max-threads", a.maxThreads, 1, ~uint64_t{0});
+  if (!a.maxSurfaceBytes.empty()) cfg.maxSurfaceBytes = parseNumber("--max-surface-size", a.maxSurfaceBytes, 0, ~uint64_t{0});
+  if (!a.maxMemoryBytes.empty()) cfg.maxMemoryBytes = parseNumber("--max-memory", a.maxMemoryBytes, 0, ~uint64_t{0});
+  if (!a.slm.empty()) cfg.slmBytes = parseNumber("--slm", a.slm, 0, ~uint64_t{0});
+  if (!a.urb.empty()) cfg.urbBytes = parseNumber("--urb", a.urb, 0, ~uint64_t{0});
   if (!a.simd.empty()) cfg.simd = static_cast<unsigned>(parseNumber("--simd", a.simd, 1, 32));
   if (!a.jobs.empty()) cfg.jobs = static_cast<unsigned>(parseNumber("--jobs", a.jobs, 1, 1024));
   if (!a.maxSteps.empty()) cfg.maxSteps = parseNumber("--max-steps", a.maxSteps, 1, ~uint64_t{0});
@@ -132,12 +136,29 @@ int runCommand(const RunArgs& a) {
 
   // Surfaces: NAME=FILE or NAME=zero:BYTES. Input files are only read.
   std::vector<sim::SurfaceBinding> bindings;
+  uint64_t boundBytes = 0;
   for (const auto& s : a.surfaces) {
     auto [name, what] = splitBinding("--surface", s);
     sim::SurfaceBinding b;
     b.name = name;
-    if (what.rfind("zero:", 0) == 0) {
-      b.bytes.assign(parseNumber("--surface " + name + "=zero", what.substr(5), 0, uint64_t{1} << 32), 0);
+    // Sizes are checked before anything is allocated (issue 6 limits).
+    uint64_t size = 0;
+    bool zero = what.rfind("zero:", 0) == 0;
+    if (zero) {
+      size = parseNumber("--surface " + name + "=zero", what.substr(5), 0, UINT64_MAX);
+    } else {
+      std::error_code ec;
+      size = std::filesystem::file_size(what, ec);
+      if (ec) fail(kExitInvalid, fmt::format("--surface {}: cannot open '{}': {}", name, what, ec.message()));
+    }
+    if (size > cfg.maxSurfaceBytes)
+      fail(kExitInvalid, fmt::format("--surface {}: {} bytes, over the limit of {} (--max-surface-size)", name, size, cfg.maxSurfaceBytes));
+    boundBytes += size;
+    if (boundBytes > cfg.maxMemoryBytes)
+      fail(kExitInvalid, fmt::format("--surface {}: the bound surfaces need {} bytes, over the limit of {} (--max-memory)", name,
+                                     boundBytes, cfg.maxMemoryBytes));
+    if (zero) {
+      b.bytes.assign(size, 0);
     } else {
       std::string data, err;
       if (!readFile(what, data, err)) fail(kExitInvalid, fmt::format("--surface {}: {}", name, err));
@@ -273,6 +294,9 @@ Runner addRun(CLI::App& app) {
   cmd->add_option("--max-errors", a->maxErrors, "N: report at most N distinct findings (default 20)");
   cmd->add_flag("--stats", a->stats, "print instructions and lanes executed, bytes read and written per surface");
   cmd->add_flag("--json", a->json, "print the statistics and findings as JSON on stdout");
+  cmd->add_option("--max-threads", a->maxThreads, fmt::format("N: most simulated threads in one launch (default {})", sim::LaunchConfig{}.maxThreads));
+  cmd->add_option("--max-surface-size", a->maxSurfaceBytes, fmt::format("BYTES: largest surface, SLM or URB (default {})", sim::LaunchConfig{}.maxSurfaceBytes));
+  cmd->add_option("--max-memory", a->maxMemoryBytes, fmt::format("BYTES: most memory the launch may allocate (default {})", sim::LaunchConfig{}.maxMemoryBytes));
   cmd->add_option("--max-steps", a->maxSteps,
                   fmt::format("N: stop a thread that has run N instructions, as a failed run (default {})", sim::kDefaultMaxSteps));
   return [a]() {

@@ -282,6 +282,8 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
                                    cfg.threads[0], cfg.threads[1], dims.perGroup));
   if (dims.total > 0xffffffffull || dims.perGroup > 0xffff)
     return launchError(fmt::format("the launch has {} threads; at most 2^32 threads and 65535 per group", dims.total));
+  if (dims.total > cfg.maxThreads)
+    return launchError(fmt::format("the launch has {} threads, over the limit of {} (--max-threads)", dims.total, cfg.maxThreads));
   unsigned simd = cfg.simd;
   if (simd == 0) {
     simd = 32;
@@ -319,6 +321,29 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   else if (prog.usesSlm)
     return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
   if (prog.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
+
+  // Launch memory (issue 6): bound surfaces (copied), SLM per concurrent group, URB, --check shadows.
+  {
+    uint64_t total = 0;
+    auto sizeLimit = [&](uint64_t bytes, const std::string& what) -> std::optional<RunResult> {
+      if (bytes > cfg.maxSurfaceBytes)
+        return launchError(fmt::format("{} is {} bytes, over the limit of {} (--max-surface-size)", what, bytes, cfg.maxSurfaceBytes));
+      return std::nullopt;
+    };
+    for (uint32_t id = 0; id < numSurf; ++id)
+      if (bindingOf[id] >= 0) {
+        uint64_t b = surfaces[bindingOf[id]].bytes.size();
+        if (auto e = sizeLimit(b, fmt::format("surface '{}'", surfaceDisplayName(k, id)))) return *e;
+        total += b * (cfg.check ? 9 : 1);
+      }
+    if (auto e = sizeLimit(slmBytes, "the SLM of a thread group")) return *e;
+    if (auto e = sizeLimit(cfg.urbBytes.value_or(0), "the URB")) return *e;
+    unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+    total += slmBytes * jobs + cfg.urbBytes.value_or(0) * (cfg.check ? 9 : 1);
+    if (total > cfg.maxMemoryBytes)
+      return launchError(fmt::format("the launch needs about {} bytes of memory, over the limit of {} (--max-memory)", total,
+                                     cfg.maxMemoryBytes));
+  }
 
   Shared sh;
   sh.k = &k;
