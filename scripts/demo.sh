@@ -41,6 +41,10 @@ head -c 84 /dev/zero >> "$out/verts.bin"
 $vk run examples/urb_write.visaasm --surface Verts="$out/verts.bin" --urb 128 --dump-urb "$out/urb.bin"
 xxd "$out/urb.bin" | head -2
 
+echo; echo "== every example run by 'visakit run' against the bytes worked out from the pages (examples/*.test)"
+cmake --build --preset default --target visakit_unit_tests >/dev/null
+build/default/tests/visakit_unit_tests --gtest_filter='SimExamples/*' --gtest_brief=0 | grep -E '^\[ +(OK|FAILED|PASSED) +\]'
+
 echo; echo "== visakit run --check: an out-of-bounds scatter is reported, not silently dropped"
 set +e
 $vk run tests/sim/cases/check_oob_write.visaasm --surface Out=zero:16 --check
