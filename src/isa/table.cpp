@@ -1,6 +1,7 @@
 // The instruction table: one row per instruction, fields in binary order as
 // each page's "Format" table gives them. Everything else reads this.
 #include <algorithm>
+#include <array>
 #include <cctype>
 
 #include "visakit/isa.hpp"
@@ -109,12 +110,6 @@ constexpr TypeInfo kTypes[kNumTypes] = {
     {"v", 4},  {"vf", 4}, {"bool", 1}, {"uq", 8}, {"uv", 4}, {"q", 8}, {"hf", 2}, {"bf", 2},
 };
 
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (auto& c : r) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return r;
-}
-
 // igc-dialect.md §1.1: predefined general variables V0..V21.
 constexpr PredefVar kPredefVars[] = {
     {"%null", T::UD, 1},       {"%thread_x", T::UW, 1},   {"%thread_y", T::UW, 1},
@@ -133,9 +128,15 @@ constexpr const char* kPredefSurfaces[kNumPredefSurfaces] = {"%slm", "T1", "T2",
 unsigned typeSize(Type t) { return kTypes[static_cast<unsigned>(t) & 15].size; }
 std::string_view typeName(Type t) { return kTypes[static_cast<unsigned>(t) & 15].name; }
 std::optional<Type> parseTypeName(std::string_view s) {
-  std::string l = lower(s);
+  // Case-insensitive compare with the lowercase names, without a lowered copy.
+  auto eq = [&](std::string_view n) {
+    if (n.size() != s.size()) return false;
+    for (size_t j = 0; j < n.size(); ++j)
+      if (std::tolower(static_cast<unsigned char>(s[j])) != n[j]) return false;
+    return true;
+  };
   for (int i = 0; i < kNumTypes; ++i)
-    if (l == kTypes[i].name) return static_cast<Type>(i);
+    if (eq(kTypes[i].name)) return static_cast<Type>(i);
   return std::nullopt;
 }
 bool isFloat(Type t) { return t == Type::F || t == Type::DF || t == Type::HF || t == Type::BF || t == Type::VF; }
@@ -220,9 +221,14 @@ int InstrDesc::numTextOperands() const {
 
 std::span<const InstrDesc> instructionTable() { return kTable; }
 const InstrDesc* lookup(uint8_t opcode) {
-  for (const auto& d : kTable)
-    if (static_cast<uint8_t>(d.op) == opcode) return &d;
-  return nullptr;
+  // Built once (thread-safe static): the first table entry of each opcode.
+  static const std::array<const InstrDesc*, 256> byOp = [] {
+    std::array<const InstrDesc*, 256> a{};
+    for (const auto& d : kTable)
+      if (!a[static_cast<uint8_t>(d.op)]) a[static_cast<uint8_t>(d.op)] = &d;
+    return a;
+  }();
+  return byOp[opcode];
 }
 const InstrDesc* lookup(Opcode op) { return lookup(static_cast<uint8_t>(op)); }
 const InstrDesc* lookupMnemonic(std::string_view m) {
@@ -269,6 +275,7 @@ const PredefVar* predefVar(unsigned id) {
   return id < std::size(kPredefVars) ? &kPredefVars[id] : nullptr;
 }
 std::optional<unsigned> predefVarByName(std::string_view name) {
+  if (name.empty() || name[0] != '%') return std::nullopt;  // every kPredefVars name starts with '%'
   for (unsigned i = 0; i < std::size(kPredefVars); ++i)
     if (name == kPredefVars[i].name) return i;
   return std::nullopt;

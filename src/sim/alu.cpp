@@ -9,6 +9,7 @@
 //   - Float domain: execution type = the widest float source (DF > F > HF);
 //     each result is rounded to it (RTNE), then converted to the destination.
 #include <bit>
+#include <type_traits>
 
 #include "sim/ctx.hpp"
 
@@ -280,7 +281,7 @@ constexpr int numSrcs(Opcode op) { return op == Opcode::MOV || op == Opcode::NOT
 template <Opcode Op>
 void intAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   i128 *a = c.ia.data(), *b = c.ib.data(), *r = c.ir.data();
   d.iload[0](c, d, d.src[0], a);
@@ -296,7 +297,7 @@ inline double flushHf(double v) { return isDenormalIn(v, Type::HF) ? (std::signb
 template <Opcode Op>
 void fltAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   double *a = c.fa.data(), *b = c.fb.data(), *r = c.fr.data();
   d.fload[0](c, d, d.src[0], a);
@@ -322,7 +323,7 @@ void fltAlu(Ctx& c, const DInst& d) {
 template <unsigned Bytes>
 void movCopy(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   uint64_t tmp[32];  // all sources are read before any destination is written
   const DOperand& s = d.src[0];
@@ -340,7 +341,7 @@ template <bool Float>
 void selAlu(Ctx& c, const DInst& d) {
   uint32_t all = execMaskBits(d.exec);
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   uint32_t p = d.predId ? predMask(c, d) : all;
   if constexpr (Float) {
@@ -374,7 +375,7 @@ inline bool relation(unsigned op, T a, T b) {
 template <bool Float>
 void cmpAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);  // no predication: EM (or NoMask) only
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   uint32_t res = 0;
   if constexpr (Float) {
@@ -415,12 +416,75 @@ void setpAlu(Ctx& c, const DInst& d) {
     bits = 0;
     for (unsigned k = 0; k < d.exec; ++k) bits |= static_cast<uint32_t>(c.ia[k] & 1) << k;
   }
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   forEachLane(en, [&](unsigned k) {
     unsigned b = k + d.maskOff;
     if (b >= 32) return;
     p = (p & ~(1u << b)) | (((bits >> k) & 1) << b);
   });
+}
+
+// Fast handlers, chosen at decode for the common shape: dst and sources all
+// UD/D (or all F, ADD/MUL), register or one broadcast immediate, no modifier,
+// no .sat. Same bits as the general pipeline: a 32-bit wrapping result is the
+// exact result truncated; F + and * in float equal double-then-round (binary64
+// has over 2 x 24 + 2 bits), F denormals are kept (E22), NaN is canonical (E14).
+template <class T>
+inline T fastSrc(const Ctx& c, const DOperand& o, unsigned k) {
+  if (o.kind == DOperand::Kind::Imm) return std::bit_cast<T>(static_cast<uint32_t>(o.imm[0]));
+  return c.reg<T>(o.off[k]);
+}
+template <Opcode Op, class T>
+void fastAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  T r[32];  // all sources are read before any destination is written
+  for (unsigned k = 0; k < d.exec; ++k) {
+    T a = fastSrc<T>(c, d.src[0], k);
+    T b = numSrcs(Op) == 2 ? fastSrc<T>(c, d.src[1], k) : T{};
+    if constexpr (std::is_same_v<T, float>) {
+      float x = Op == Opcode::ADD ? a + b : a * b;
+      r[k] = std::isnan(x) ? std::bit_cast<float>(static_cast<uint32_t>(canonicalNaN(Type::F))) : x;
+    } else if constexpr (Op == Opcode::ADD) r[k] = a + b;
+    else if constexpr (Op == Opcode::MUL) r[k] = a * b;
+    else if constexpr (Op == Opcode::AND) r[k] = a & b;
+    else if constexpr (Op == Opcode::OR) r[k] = a | b;
+    else if constexpr (Op == Opcode::XOR) r[k] = a ^ b;
+    else if constexpr (Op == Opcode::NOT) r[k] = ~a;
+    else if constexpr (Op == Opcode::SHL) r[k] = a << (b & 31);
+    else if constexpr (Op == Opcode::SHR) r[k] = a >> (b & 31);
+    else r[k] = a;  // MOV
+  }
+  forEachLane(en, [&](unsigned k) { c.setReg<T>(d.dst.off[k], r[k]); });
+}
+bool fastOperand(const DOperand& o, bool flt) {
+  bool typeOk = flt ? o.type == Type::F : o.type == Type::UD || o.type == Type::D;
+  bool kindOk = o.kind == DOperand::Kind::Reg || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
+  return typeOk && kindOk && o.mod == Mod::None;
+}
+Handler pickFast(const DInst& d, Opcode op, int nsrc) {
+  const bool flt = d.floatDomain;
+  if (d.sat || d.dst.kind != DOperand::Kind::Reg || !fastOperand(d.dst, flt) || (flt && d.execType != Type::F)) return nullptr;
+  for (int s = 0; s < nsrc; ++s)
+    if (!fastOperand(d.src[s], flt)) return nullptr;
+  if (flt) {
+    if (op == Opcode::ADD) return fastAlu<Opcode::ADD, float>;
+    if (op == Opcode::MUL) return fastAlu<Opcode::MUL, float>;
+    return nullptr;
+  }
+  switch (op) {
+    case Opcode::ADD: return fastAlu<Opcode::ADD, uint32_t>;
+    case Opcode::MUL: return fastAlu<Opcode::MUL, uint32_t>;
+    case Opcode::AND: return fastAlu<Opcode::AND, uint32_t>;
+    case Opcode::OR: return fastAlu<Opcode::OR, uint32_t>;
+    case Opcode::XOR: return fastAlu<Opcode::XOR, uint32_t>;
+    case Opcode::NOT: return fastAlu<Opcode::NOT, uint32_t>;
+    case Opcode::SHL: return fastAlu<Opcode::SHL, uint32_t>;
+    case Opcode::SHR: return fastAlu<Opcode::SHR, uint32_t>;
+    case Opcode::MOV: return fastAlu<Opcode::MOV, uint32_t>;
+    default: return nullptr;
+  }
 }
 
 template <Opcode Op>
@@ -490,6 +554,11 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   d.shiftMask = qdst ? 63 : 31;
   d.src0Bits = static_cast<uint8_t>(d.src[0].kind == DOperand::Kind::Pred ? 1 : typeSize(d.src[0].type) * 8);
 
+  if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
+    if (Handler h = pickFast(d, op, nsrc)) {
+      d.fn = h;
+      return;
+    }
   switch (op) {
     case Opcode::SETP: d.fn = setpAlu; return;
     case Opcode::CMP: d.fn = flt ? cmpAlu<true> : cmpAlu<false>; return;

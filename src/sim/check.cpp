@@ -62,6 +62,7 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
   RaceShadow* sh = b.space ? b.space->shadow : nullptr;
   if (!sh) return;
   const uint32_t me = c.threadId + 1;
+  // Relaxed: the detector needs each shadow word to be atomic, not ordering.
   for (uint32_t i = 0; i < b.n; ++i) {
     const Access& a = b.items[i];
     if (!a.inBounds) continue;
@@ -69,20 +70,20 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
     for (uint64_t byte = a.addr; byte < a.addr + a.size && byte < sh->size; ++byte) {
       if (a.write) {
-        uint32_t old = sh->writer[byte].exchange(me);
+        uint32_t old = sh->writer[byte].exchange(me, std::memory_order_relaxed);
         if (old && old != me && !other) {
           other = old;
           kind = Finding::Kind::RaceWriteWrite;
         }
-        uint32_t r = sh->reader[byte].load();
+        uint32_t r = sh->reader[byte].load(std::memory_order_relaxed);
         if (r && r != me && !other) other = r;
       } else {
-        uint32_t r = sh->reader[byte].load();
+        uint32_t r = sh->reader[byte].load(std::memory_order_relaxed);
         while (r != me && r != RaceShadow::kMany) {
           uint32_t want = r == 0 ? me : RaceShadow::kMany;
-          if (sh->reader[byte].compare_exchange_weak(r, want)) break;
+          if (sh->reader[byte].compare_exchange_weak(r, want, std::memory_order_relaxed)) break;
         }
-        uint32_t w = sh->writer[byte].load();
+        uint32_t w = sh->writer[byte].load(std::memory_order_relaxed);
         if (w && w != me && !other) other = w;
       }
     }

@@ -39,7 +39,7 @@ void execLabel(Ctx&, const DInst&) {}
 
 // JMP page: "Jump to the basic block at <label>" for all running lanes.
 void execJmp(Ctx& c, const DInst& d) {
-  c.lanes += static_cast<unsigned>(std::popcount(c.t.em));
+  c.lanes += laneCount(c.t.em);
   advance(c.t, uniformTaken(c, d) ? d.target : c.t.pc + 1, endOf(c));
 }
 
@@ -52,7 +52,7 @@ void execGoto(Ctx& c, const DInst& d) {
   uint32_t jump;
   if (d.exec == 1) jump = uniformTaken(c, d) ? t.em : 0;
   else jump = (chEn(c, d) << d.maskOff) & t.em;
-  c.lanes += static_cast<unsigned>(std::popcount(t.em));
+  c.lanes += laneCount(t.em);
   uint32_t stay = t.em & ~jump, end = endOf(c), next = t.pc + 1;
   if (!jump) {
     advance(t, next, end);
@@ -70,7 +70,7 @@ void execGoto(Ctx& c, const DInst& d) {
 // the enabled channels end, and the thread with its last channel.
 void execRet(Ctx& c, const DInst& d) {
   ThreadState& t = c.t;
-  c.lanes += static_cast<unsigned>(std::popcount(t.em));
+  c.lanes += laneCount(t.em);
   if (d.exec == 1) {
     if (uniformTaken(c, d)) {
       t.em = t.waiting = 0;

@@ -164,6 +164,26 @@ inline uint32_t scalarUD(const Ctx& c, const DOperand& o) {
   return static_cast<uint32_t>(o.imm[0]);
 }
 
+// Enabled lanes (statistics), inline: std::popcount is a libgcc call without POPCNT.
+inline unsigned laneCount(uint32_t x) {
+  x = x - ((x >> 1) & 0x55555555u);
+  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+  return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+// Fast path of a memory instruction, taken only when no observer is attached:
+// if every enabled lane's element (addr[i], T) is aligned and in bounds (E2),
+// the caller's tight loop does the accesses and the statistics are counted once.
+template <class T>
+inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
+  uint32_t hi = 0, any = 0;
+  forEachLane(en, [&](unsigned i) {
+    hi = addr[i] > hi ? addr[i] : hi;
+    any |= addr[i];
+  });
+  return (any & (sizeof(T) - 1)) == 0 && uint64_t{hi} + sizeof(T) <= s.size;
+}
+
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.
 inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
 inline uint32_t predMask(const Ctx& c, const DInst& d) {

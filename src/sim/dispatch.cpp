@@ -355,22 +355,29 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
 
   // ---- memory ----
-  std::vector<Buffer> buffers(numSurf);
+  // Surfaces run in place on the bindings' bytes. A surface the kernel writes
+  // (Program::writesSurface) runs on one copy, which replaces the binding's bytes
+  // (swap) only if the run succeeds; the others are only read, so need none.
+  std::vector<std::vector<uint8_t>> copies(numSurf);
   std::vector<RaceShadow> shadows(numSurf + 1);
   sh.spaces.resize(numSurf);
   std::vector<std::string> statNames;
   for (uint32_t id = 0; id < numSurf; ++id) {
     if (bindingOf[id] < 0) continue;
-    const auto& bytes = surfaces[bindingOf[id]].bytes;
-    buffers[id].resize(bytes.size());
-    std::copy(bytes.begin(), bytes.end(), buffers[id].data());
+    auto& bytes = surfaces[bindingOf[id]].bytes;
     Space& s = sh.spaces[id];
-    s.data = buffers[id].data();
+    if (prog.writesSurface[id]) {
+      copies[id] = bytes;
+      s.data = copies[id].data();
+    } else {
+      s.data = bytes.data();
+    }
     s.size = bytes.size();
     s.bound = true;
     s.statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back(surfaceDisplayName(k, id));
-    if (cfg.check) {
+    // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
+    if (cfg.check && prog.writesSurface[id]) {
       shadows[id].reset(s.size);
       s.shadow = &shadows[id];
     }
@@ -380,7 +387,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("%slm");
   }
-  Buffer urb(cfg.urbBytes.value_or(0));
+  std::vector<uint8_t> urb(cfg.urbBytes.value_or(0));
   sh.urb.data = urb.data();
   sh.urb.size = urb.size();
   sh.urb.bound = true;
@@ -483,11 +490,8 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   }
   // ---- results ----
   for (uint32_t id = 0; id < numSurf; ++id)
-    if (bindingOf[id] >= 0) {
-      auto& bytes = surfaces[bindingOf[id]].bytes;
-      std::copy(buffers[id].data(), buffers[id].data() + bytes.size(), bytes.begin());
-    }
-  res.urb.assign(urb.data(), urb.data() + urb.size());
+    if (bindingOf[id] >= 0 && prog.writesSurface[id]) surfaces[bindingOf[id]].bytes.swap(copies[id]);
+  res.urb = std::move(urb);
   return res;
 }
 

@@ -6,9 +6,17 @@
 namespace visakit::sim {
 namespace {
 
+template <class T>
+bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
+  if (!lanesFast<T>(s, en, addr)) return false;
+  forEachLane(en, [&](unsigned i) { c.setReg<uint32_t>(d.raw[1] + 4 * i, atomicLoad<T>(s.data + addr[i])); });
+  c.spaceBytes[s.statIndex][0] += uint64_t{laneCount(en)} * sizeof(T);
+  return true;
+}
+
 void execGatherScaled(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
   const uint32_t g = scalarUD(c, d.goff);
@@ -16,6 +24,12 @@ void execGatherScaled(Ctx& c, const DInst& d) {
   // "The first Exec_size elements of the operand will be used as the byte
   // offsets": read them all before the destination (which may overlap) is written.
   forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });  // E4: mod 2^32
+  if (!c.observer) {
+    if (d.numBlocks == 4 ? gatherFast<uint32_t>(c, d, s, en, addr)
+        : d.numBlocks == 2 ? gatherFast<uint16_t>(c, d, s, en, addr)
+        : d.numBlocks == 1 && gatherFast<uint8_t>(c, d, s, en, addr))
+      return;
+  }
   c.beginAccesses(d, d.surface, &s);
   forEachLane(en, [&](unsigned i) {
     // 1, 2 or 4 bytes, unaligned allowed; out of bounds reads zero (E2); the

@@ -9,7 +9,7 @@ namespace {
 
 void execQwScatter(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
   c.beginAccesses(d, d.surface, &s);

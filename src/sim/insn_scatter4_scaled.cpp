@@ -16,11 +16,32 @@ namespace {
 
 void execScatter4Scaled(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
   const uint32_t g = scalarUD(c, d.goff);
   const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
+  if (const unsigned chs = d.chMask & 15; !c.observer && chs) {
+    // Fast path (no observer): one bounds check on the largest dword index.
+    uint32_t dw[32], hi = 0;
+    forEachLane(en, [&](unsigned i) {
+      dw[i] = (g + c.reg<uint32_t>(d.raw[0] + 4 * i)) / 4;
+      hi = dw[i] > hi ? dw[i] : hi;
+    });
+    const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
+    if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
+      unsigned pos = 0;
+      for (unsigned ch = 0; ch <= top; ++ch) {
+        if (!((chs >> ch) & 1)) continue;
+        forEachLane(en, [&](unsigned i) {
+          atomicStore<uint32_t>(s.data + (uint64_t{dw[i]} + ch) * 4, c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i)));
+        });
+        ++pos;
+      }
+      c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * laneCount(chs) * 4;
+      return;
+    }
+  }
   c.beginAccesses(d, d.surface, &s);
   unsigned pos = 0;
   for (unsigned ch = 0; ch < 4; ++ch) {

@@ -6,11 +6,29 @@
 namespace visakit::sim {
 namespace {
 
+template <class T>
+bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en) {
+  uint32_t addr[32];
+  const uint32_t g = scalarUD(c, d.goff);
+  forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });
+  if (!lanesFast<T>(s, en, addr)) return false;
+  // Lane order, so the highest lane wins (E3).
+  forEachLane(en, [&](unsigned i) { atomicStore<T>(s.data + addr[i], static_cast<T>(c.reg<uint32_t>(d.raw[1] + 4 * i))); });
+  c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * sizeof(T);
+  return true;
+}
+
 void execScatterScaled(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
+  if (!c.observer) {
+    if (d.numBlocks == 4 ? scatterFast<uint32_t>(c, d, s, en)
+        : d.numBlocks == 2 ? scatterFast<uint16_t>(c, d, s, en)
+        : d.numBlocks == 1 && scatterFast<uint8_t>(c, d, s, en))
+      return;
+  }
   const uint32_t g = scalarUD(c, d.goff);
   c.beginAccesses(d, d.surface, &s);
   // Lanes in page loop order: when two lanes write one address the highest wins (E3).

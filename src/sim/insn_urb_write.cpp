@@ -11,7 +11,7 @@ namespace {
 
 void execUrbWrite(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += static_cast<unsigned>(std::popcount(en));
+  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.urb;
   const unsigned perGrf = c.prog->grfSize / 4;

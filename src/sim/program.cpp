@@ -136,6 +136,7 @@ Program decode(const Kernel& k, unsigned grfSize) {
   layoutVars(k, grfSize, p);
   p.numPreds = static_cast<uint32_t>(k.preds.size());
   p.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
+  p.writesSurface.assign(p.usesSurface.size(), 0);
   std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
   for (uint32_t i = 0; i < k.code.size(); ++i)
     if (k.code[i].op == Opcode::LABEL && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
@@ -155,6 +156,8 @@ Program decode(const Kernel& k, unsigned grfSize) {
     if (int s = desc ? desc->find(FieldKind::Surface) : -1; s >= 0) {
       uint32_t id = inst.f[s].id;
       if (id < p.usesSurface.size()) p.usesSurface[id] = 1;
+      bool store = inst.op == Opcode::SCATTER_SCALED || inst.op == Opcode::SCATTER4_SCALED || inst.op == Opcode::QW_SCATTER;
+      if (store && id < p.writesSurface.size()) p.writesSurface[id] = 1;
       if (id == kSurfSlm) p.usesSlm = true;
     }
     switch (inst.op) {

@@ -94,6 +94,7 @@ struct Program {
   uint32_t regBytes = 0;      // register file size per thread
   uint32_t numPreds = 0;      // predicate ids 1..numPreds
   std::vector<uint8_t> usesSurface;  // by surface id
+  std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
 };
 

@@ -11,17 +11,22 @@
 namespace visakit::text {
 namespace {
 
+// ASCII classes inline (the program never sets a locale, so <cctype> is the "C" one).
+inline bool asciiAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+inline bool asciiDigit(char c) { return c >= '0' && c <= '9'; }
+
 bool identStart(char c) {
-  return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '%' || c == '$' || c == '@' || c == '?';
+  return asciiAlpha(c) || c == '_' || c == '%' || c == '$' || c == '@' || c == '?';
 }
 bool identChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '@' || c == '?';
+  return asciiAlpha(c) || asciiDigit(c) || c == '_' || c == '$' || c == '@' || c == '?';
 }
 
 }  // namespace
 
 std::vector<Token> lex(std::string_view s, Diagnostics& diags) {
   std::vector<Token> out;
+  out.reserve(s.size() / 6 + 16);
   size_t i = 0;
   uint32_t line = 1;
   size_t lineStart = 0;
@@ -85,7 +90,7 @@ std::vector<Token> lex(std::string_view s, Diagnostics& diags) {
       push(Tok::Ident, st, i - st);
       continue;
     }
-    if (std::isdigit(static_cast<unsigned char>(c))) {
+    if (asciiDigit(c)) {
       size_t st = i;
       if (c == '0' && i + 1 < s.size() && (s[i + 1] == 'x' || s[i + 1] == 'X')) {
         i += 2;
@@ -97,20 +102,20 @@ std::vector<Token> lex(std::string_view s, Diagnostics& diags) {
         if (ds == i || r.ec != std::errc()) diags.error(t->loc, fmt::format("invalid hexadecimal number '{}'", t->text));
         continue;
       }
-      while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+      while (i < s.size() && asciiDigit(s[i])) ++i;
       bool isFloat = false;
-      if (i + 1 < s.size() && s[i] == '.' && std::isdigit(static_cast<unsigned char>(s[i + 1]))) {
+      if (i + 1 < s.size() && s[i] == '.' && asciiDigit(s[i + 1])) {
         isFloat = true;
         ++i;
-        while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+        while (i < s.size() && asciiDigit(s[i])) ++i;
       }
       if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
         size_t j = i + 1;
         if (j < s.size() && (s[j] == '+' || s[j] == '-')) ++j;
-        if (j < s.size() && std::isdigit(static_cast<unsigned char>(s[j]))) {
+        if (j < s.size() && asciiDigit(s[j])) {
           isFloat = true;
           i = j;
-          while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+          while (i < s.size() && asciiDigit(s[i])) ++i;
         }
       }
       Token* t = push(isFloat ? Tok::Float : Tok::Int, st, i - st);

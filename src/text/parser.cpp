@@ -78,7 +78,11 @@ class Parser {
   Options opts_;
   Module mod_;
   Kernel* k_ = nullptr;
-  std::unordered_map<std::string, Sym> syms_;
+  struct NameHash {  // heterogeneous lookup: no std::string per operand
+    using is_transparent = void;
+    size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
+  };
+  std::unordered_map<std::string, Sym, NameHash, std::equal_to<>> syms_;
   std::unordered_map<std::string, uint32_t> labels_;
 
   // ---- token helpers ----
@@ -355,7 +359,7 @@ class Parser {
     Input in;
     in.loc = name.loc;
     if (dir.starts_with("implicit_")) in.implicitKind = 1;
-    auto it = syms_.find(std::string(name.text));
+    auto it = syms_.find(name.text);
     if (it == syms_.end()) fail(name, fmt::format("use of undeclared variable '{}'", name.text));
     switch (it->second.kind) {
       case Sym::Kind::Gen: in.cls = Input::Class::General; break;
@@ -457,11 +461,12 @@ class Parser {
     }
     suffixes(*desc, inst, mn);
     if (desc->find(FieldKind::ExecSize) >= 0) execSize(inst);
-    for (int pos = 0; pos < desc->numTextOperands(); ++pos) {
+    const int numText = desc->numTextOperands();
+    for (int pos = 0; pos < numText; ++pos) {
       int fi = desc->atTextPos(pos);
       if (atEol())
         fail(peek(), fmt::format("missing operand '{}' of '{}' (expected {} operands)", desc->fields[fi].name,
-                                 desc->mnemonic, desc->numTextOperands()));
+                                 desc->mnemonic, numText));
       inst.f[fi] = operand(desc->fields[fi]);
     }
     pushInstruction(inst, mn);
@@ -546,14 +551,14 @@ class Parser {
   }
 
   Sym lookupSym(const Token& t) {
-    auto it = syms_.find(std::string(t.text));
+    auto it = syms_.find(t.text);
     if (it == syms_.end()) fail(t, fmt::format("use of undeclared variable '{}'", t.text));
     return it->second;
   }
 
   uint32_t resolveGeneral(const Token& t) {
     if (auto p = predefVarByName(t.text)) return *p;
-    auto it = syms_.find(std::string(t.text));
+    auto it = syms_.find(t.text);
     if (it == syms_.end()) {
       // Parse-mode names of predefined variables: V0..V31.
       if (t.text.size() > 1 && t.text[0] == 'V') {
@@ -578,7 +583,7 @@ class Parser {
   }
 
   uint32_t resolveSurface(const Token& t) {
-    auto it = syms_.find(std::string(t.text));
+    auto it = syms_.find(t.text);
     if (it != syms_.end()) {
       if (it->second.kind != Sym::Kind::Surface) fail(t, fmt::format("'{}' is not a surface variable", t.text));
       return it->second.id;
@@ -768,7 +773,7 @@ class Parser {
     const Token& n = peek();
     if (n.kind == Tok::Ident) {
       next();
-      auto it = syms_.find(std::string(n.text));
+      auto it = syms_.find(n.text);
       if (it != syms_.end() && it->second.kind == Sym::Kind::Pred) {
         Operand o;
         o.kind = Operand::Kind::Predicate;
