@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 namespace visakit {
 
 bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes) const {
@@ -22,12 +24,12 @@ bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes) const {
 std::string Kernel::varName(uint32_t id) const {
   if (const PredefVar* p = predefVar(id)) return p->name;
   if (const GenVar* v = userVar(id); v && !v->name.empty()) return v->name;
-  return "V" + std::to_string(id);
+  return fmt::format("V{}", id);
 }
 
 std::string Kernel::surfaceName(uint32_t id) const {
   if (id < kNumPredefSurfaces) return std::string(predefSurfaceName(id));
-  return "T" + std::to_string(id);
+  return fmt::format("T{}", id);
 }
 
 const Attribute* Kernel::attr(std::string_view n) const {

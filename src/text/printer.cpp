@@ -28,9 +28,9 @@ std::string predName(const Kernel& k, uint32_t id) {
 }
 
 std::string regionText(const Region& r) {
-  auto v = [](uint8_t x) { return std::to_string(x == kRegionNull ? 0 : x); };
-  if (r.vs == kRegionNull && r.w == kRegionNull) return "<" + v(r.hs) + ">";
-  return "<" + v(r.vs) + ";" + v(r.w) + "," + v(r.hs) + ">";
+  auto v = [](uint8_t x) { return x == kRegionNull ? 0 : x; };
+  if (r.vs == kRegionNull && r.w == kRegionNull) return fmt::format("<{}>", v(r.hs));
+  return fmt::format("<{};{},{}>", v(r.vs), v(r.w), v(r.hs));
 }
 
 std::string operandText(const Kernel& k, const Operand& o) {
