@@ -174,6 +174,13 @@ inline unsigned laneCount(uint32_t x) {
 // Fast path of a memory instruction, taken only when no observer is attached:
 // if every enabled lane's element (addr[i], T) is aligned and in bounds (E2),
 // the caller's tight loop does the accesses and the statistics are counted once.
+// GATHER/SCATTER(4)_SCALED: address of each enabled lane = global offset +
+// element offset, mod 2^32 (E4); all read before any destination is written.
+inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t en, uint32_t* addr) {
+  const uint32_t g = scalarUD(c, d.goff);
+  forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });
+}
+
 template <class T>
 inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
   uint32_t hi = 0, any = 0;

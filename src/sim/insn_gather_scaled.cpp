@@ -19,11 +19,10 @@ void execGatherScaled(Ctx& c, const DInst& d) {
   c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
-  const uint32_t g = scalarUD(c, d.goff);
   uint32_t addr[32];
   // "The first Exec_size elements of the operand will be used as the byte
   // offsets": read them all before the destination (which may overlap) is written.
-  forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });  // E4: mod 2^32
+  laneAddresses(c, d, en, addr);
   if (!c.observer) {
     if (d.numBlocks == 4 ? gatherFast<uint32_t>(c, d, s, en, addr)
         : d.numBlocks == 2 ? gatherFast<uint16_t>(c, d, s, en, addr)

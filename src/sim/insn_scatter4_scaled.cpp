@@ -19,13 +19,14 @@ void execScatter4Scaled(Ctx& c, const DInst& d) {
   c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
-  const uint32_t g = scalarUD(c, d.goff);
   const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
+  uint32_t addr[32];
+  laneAddresses(c, d, en, addr);
   if (const unsigned chs = d.chMask & 15; !c.observer && chs) {
     // Fast path (no observer): one bounds check on the largest dword index.
     uint32_t dw[32], hi = 0;
     forEachLane(en, [&](unsigned i) {
-      dw[i] = (g + c.reg<uint32_t>(d.raw[0] + 4 * i)) / 4;
+      dw[i] = addr[i] / 4;
       hi = dw[i] > hi ? dw[i] : hi;
     });
     const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
@@ -47,9 +48,8 @@ void execScatter4Scaled(Ctx& c, const DInst& d) {
   for (unsigned ch = 0; ch < 4; ++ch) {
     if (!((d.chMask >> ch) & 1)) continue;
     forEachLane(en, [&](unsigned i) {
-      uint32_t address = g + c.reg<uint32_t>(d.raw[0] + 4 * i);  // E4: mod 2^32
       // E5: dword index address/4 (truncation); the dword index itself does not wrap (E17).
-      uint64_t byteAddr = (uint64_t{address / 4} + ch) * 4;
+      uint64_t byteAddr = (uint64_t{addr[i] / 4} + ch) * 4;
       uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i));
       c.write(s, byteAddr, 4, i, v);  // out of bounds: dropped (E2); later writes win (E3)
     });

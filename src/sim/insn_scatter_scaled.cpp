@@ -7,10 +7,7 @@ namespace visakit::sim {
 namespace {
 
 template <class T>
-bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en) {
-  uint32_t addr[32];
-  const uint32_t g = scalarUD(c, d.goff);
-  forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });
+bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
   if (!lanesFast<T>(s, en, addr)) return false;
   // Lane order, so the highest lane wins (E3).
   forEachLane(en, [&](unsigned i) { atomicStore<T>(s.data + addr[i], static_cast<T>(c.reg<uint32_t>(d.raw[1] + 4 * i))); });
@@ -23,20 +20,20 @@ void execScatterScaled(Ctx& c, const DInst& d) {
   c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
+  uint32_t addr[32];
+  laneAddresses(c, d, en, addr);  // unaligned allowed
   if (!c.observer) {
-    if (d.numBlocks == 4 ? scatterFast<uint32_t>(c, d, s, en)
-        : d.numBlocks == 2 ? scatterFast<uint16_t>(c, d, s, en)
-        : d.numBlocks == 1 && scatterFast<uint8_t>(c, d, s, en))
+    if (d.numBlocks == 4 ? scatterFast<uint32_t>(c, d, s, en, addr)
+        : d.numBlocks == 2 ? scatterFast<uint16_t>(c, d, s, en, addr)
+        : d.numBlocks == 1 && scatterFast<uint8_t>(c, d, s, en, addr))
       return;
   }
-  const uint32_t g = scalarUD(c, d.goff);
   c.beginAccesses(d, d.surface, &s);
   // Lanes in page loop order: when two lanes write one address the highest wins (E3).
   forEachLane(en, [&](unsigned i) {
-    uint32_t addr = g + c.reg<uint32_t>(d.raw[0] + 4 * i);  // E4: mod 2^32, unaligned allowed
     // "For 1 and 2 byte accesses the upper bytes will be ignored."
     uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * i);
-    c.write(s, addr, d.numBlocks, i, v);  // out of bounds: dropped (E2)
+    c.write(s, addr[i], d.numBlocks, i, v);  // out of bounds: dropped (E2)
   });
   c.endAccesses();
 }
