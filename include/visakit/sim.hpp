@@ -49,6 +49,10 @@ struct LaunchConfig {
   uint64_t maxSurfaceBytes = uint64_t{1} << 32;    // one bound surface, the SLM of a group, the URB
   uint64_t maxMemoryBytes = uint64_t{16} << 30;    // everything the launch allocates
   bool check = false;                    // run the checkers (OOB, same address, races)
+  // Surfaces the kernel writes are updated only if the run succeeds (it costs a
+  // copy of each). Off: the kernel runs on the bindings' bytes in place, and after
+  // a failed run (max steps, interrupted) they hold whatever was written so far.
+  bool transactional = false;
   unsigned maxExamples = 4;              // addresses kept per finding
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
@@ -109,8 +113,8 @@ struct RunResult {
 // Coordinates of linear thread `t` of a launch (for reports).
 ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t);
 
-// Runs `k` (verified with cfg.grfSize). Surfaces are updated in place only if
-// the run succeeds.
+// Runs `k` (verified with cfg.grfSize) on the surfaces' bytes in place (see
+// LaunchConfig::transactional for all-or-nothing updates).
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
 
 // Surface id a binding name refers to, or nullopt.

@@ -9,6 +9,7 @@
 //   - Float domain: execution type = the widest float source (DF > F > HF);
 //     each result is rounded to it (RTNE), then converted to the destination.
 #include <bit>
+#include <cstring>
 #include <type_traits>
 
 #include "sim/ctx.hpp"
@@ -424,65 +425,205 @@ void setpAlu(Ctx& c, const DInst& d) {
   });
 }
 
-// Fast handlers, chosen at decode for the common shape: dst and sources all
-// UD/D (or all F, ADD/MUL), register or one broadcast immediate, no modifier,
-// no .sat. Same bits as the general pipeline: a 32-bit wrapping result is the
-// exact result truncated; F + and * in float equal double-then-round (binary64
-// has over 2 x 24 + 2 bits), F denormals are kept (E22), NaN is canonical (E14).
-template <class T>
-inline T fastSrc(const Ctx& c, const DOperand& o, unsigned k) {
-  if (o.kind == DOperand::Kind::Imm) return std::bit_cast<T>(static_cast<uint32_t>(o.imm[0]));
-  return c.reg<T>(o.off[k]);
+// Fast handlers, chosen at decode for the common shape: a UD/D destination with
+// integer sources of at most 32 bits (or F with F sources: ADD, MUL), register
+// or immediate, no modifier, no .sat. The sources are read into lane arrays of
+// 32 bits, computed over the N = exec lanes in a loop the compiler vectorises,
+// and written back in one copy when the destination is contiguous and every
+// lane is enabled. Same bits as the general pipeline:
+//   - an integer source is sign/zero extended (E13); the exact result of ADD,
+//     MUL, AND, OR, XOR, NOT, SHL truncated to 32 bits equals the result of the
+//     32-bit wrapping operation on the extended values; SHR needs src0's own
+//     bits, so a signed narrow src0 is not taken here (E18);
+//   - F + and * in float equal double-then-round (binary64 has over 2 x 24 + 2
+//     bits); F denormals are kept (E22); NaN is canonical (E14).
+
+// Extension of an integer element's bits to 32 (E13).
+inline uint32_t ext32(uint64_t bits, Type t) {
+  switch (t) {
+    case Type::W: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(bits)));
+    case Type::UW: return static_cast<uint16_t>(bits);
+    case Type::B: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(bits)));
+    case Type::UB: return static_cast<uint8_t>(bits);
+    default: return static_cast<uint32_t>(bits);
+  }
 }
-template <Opcode Op, class T>
-void fastAlu(Ctx& c, const DInst& d) {
+
+template <unsigned N, class S>
+inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) {
+  if (o.shape == DOperand::Shape::Bcast) {
+    S v;
+    std::memcpy(&v, regs + o.off[0], sizeof(S));
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint32_t>(v);
+  } else if (o.shape == DOperand::Shape::Contig) {
+    S v[N];
+    copyFixed<sizeof v>(v, regs + o.off[0]);
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint32_t>(v[k]);
+  } else {
+    for (unsigned k = 0; k < N; ++k) {
+      S v;
+      std::memcpy(&v, regs + o.off[k], sizeof(S));
+      out[k] = static_cast<uint32_t>(v);
+    }
+  }
+}
+
+// Source lanes as 32-bit values: integers extended, F as its bits.
+template <unsigned N>
+[[gnu::always_inline]] inline void loadLanes(const Ctx& c, const DOperand& o, uint32_t* out) {
+  if (o.kind == DOperand::Kind::Imm) {
+    if (o.immPeriod == 1) {
+      const uint32_t v = ext32(o.imm[0], o.type);
+      for (unsigned k = 0; k < N; ++k) out[k] = v;
+      return;
+    }
+    for (unsigned k = 0; k < N; ++k) out[k] = ext32(o.imm[k & (o.immPeriod - 1)], o.type);  // period 4 or 8 (E20)
+    return;
+  }
+  const uint8_t* regs = c.t.regs.data();
+  switch (o.type) {
+    case Type::UW: return loadRegLanes<N, uint16_t>(regs, o, out);
+    case Type::W: return loadRegLanes<N, int16_t>(regs, o, out);
+    case Type::UB: return loadRegLanes<N, uint8_t>(regs, o, out);
+    case Type::B: return loadRegLanes<N, int8_t>(regs, o, out);
+    default: return loadRegLanes<N, uint32_t>(regs, o, out);
+  }
+}
+
+template <unsigned N>
+inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+  uint8_t* regs = c.t.regs.data();
+  if (d.dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
+    copyFixed<N * 4>(regs + d.dst.off[0], r);
+    return;
+  }
+  forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
+}
+
+template <Opcode Op, bool Float, unsigned N>
+void vecAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   c.lanes += laneCount(en);
   if (!en) return;
-  T r[32];  // all sources are read before any destination is written
-  for (unsigned k = 0; k < d.exec; ++k) {
-    T a = fastSrc<T>(c, d.src[0], k);
-    T b = numSrcs(Op) == 2 ? fastSrc<T>(c, d.src[1], k) : T{};
-    if constexpr (std::is_same_v<T, float>) {
-      float x = Op == Opcode::ADD ? a + b : a * b;
-      r[k] = std::isnan(x) ? std::bit_cast<float>(static_cast<uint32_t>(canonicalNaN(Type::F))) : x;
-    } else if constexpr (Op == Opcode::ADD) r[k] = a + b;
-    else if constexpr (Op == Opcode::MUL) r[k] = a * b;
-    else if constexpr (Op == Opcode::AND) r[k] = a & b;
-    else if constexpr (Op == Opcode::OR) r[k] = a | b;
-    else if constexpr (Op == Opcode::XOR) r[k] = a ^ b;
-    else if constexpr (Op == Opcode::NOT) r[k] = ~a;
-    else if constexpr (Op == Opcode::SHL) r[k] = a << (b & 31);
-    else if constexpr (Op == Opcode::SHR) r[k] = a >> (b & 31);
-    else r[k] = a;  // MOV
+  uint32_t a[N], b[N], r[N];  // all sources are read before any destination is written
+  loadLanes<N>(c, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) loadLanes<N>(c, d.src[1], b);
+  if constexpr (Float && Op != Opcode::MOV) {
+    for (unsigned k = 0; k < N; ++k) {
+      float x = Op == Opcode::ADD ? std::bit_cast<float>(a[k]) + std::bit_cast<float>(b[k])
+                                  : std::bit_cast<float>(a[k]) * std::bit_cast<float>(b[k]);
+      r[k] = x != x ? 0x7fc00000u : std::bit_cast<uint32_t>(x);  // E14
+    }
+  } else {
+    for (unsigned k = 0; k < N; ++k) {
+      if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
+      else if constexpr (Op == Opcode::MUL) r[k] = a[k] * b[k];
+      else if constexpr (Op == Opcode::AND) r[k] = a[k] & b[k];
+      else if constexpr (Op == Opcode::OR) r[k] = a[k] | b[k];
+      else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ b[k];
+      else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
+      else if constexpr (Op == Opcode::SHL) r[k] = a[k] << (b[k] & 31);
+      else if constexpr (Op == Opcode::SHR) r[k] = a[k] >> (b[k] & 31);
+      else r[k] = a[k];  // MOV
+    }
   }
-  forEachLane(en, [&](unsigned k) { c.setReg<T>(d.dst.off[k], r[k]); });
+  storeLanes<N>(c, d, en, r);
 }
-bool fastOperand(const DOperand& o, bool flt) {
-  bool typeOk = flt ? o.type == Type::F : o.type == Type::UD || o.type == Type::D;
-  bool kindOk = o.kind == DOperand::Kind::Reg || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
-  return typeOk && kindOk && o.mod == Mod::None;
+
+// CMP with a predicate destination and sources of at most 32 bits: integers
+// compared by their mathematical values (64-bit), F as floats (NaN unordered).
+template <bool Float, unsigned N>
+void vecCmp(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  uint32_t a[N], b[N], res = 0;
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  auto cmpAll = [&](auto x, auto y) {
+    for (unsigned k = 0; k < N; ++k) res |= uint32_t{relation(d.relop, x(a[k]), y(b[k]))} << k;
+  };
+  auto asInt = [](bool sgn) {
+    return [sgn](uint32_t v) { return sgn ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+  };
+  if constexpr (Float) {
+    auto f = [](uint32_t v) { return std::bit_cast<float>(v); };
+    cmpAll(f, f);
+  } else {
+    cmpAll(asInt(isSignedInt(d.src[0].type)), asInt(isSignedInt(d.src[1].type)));
+  }
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{en} << d.maskOff);  // bits past 31 are dropped
+  p = (p & ~m) | (static_cast<uint32_t>(uint64_t{res} << d.maskOff) & m);
 }
+
+bool fastIntSrc(const DOperand& o) {
+  if (o.mod != Mod::None) return false;
+  if (o.kind == DOperand::Kind::Imm) return isIntType(o.type) && typeSize(o.type) <= 4;
+  return o.kind == DOperand::Kind::Reg && isIntType(o.type) && o.type != Type::BOOL && typeSize(o.type) <= 4;
+}
+bool fastFltSrc(const DOperand& o) {
+  return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
+}
+
+template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float>
+Handler byExec(unsigned exec) {
+  switch (exec) {
+    case 1: return H<Op, Float, 1>::fn;
+    case 2: return H<Op, Float, 2>::fn;
+    case 4: return H<Op, Float, 4>::fn;
+    case 8: return H<Op, Float, 8>::fn;
+    case 16: return H<Op, Float, 16>::fn;
+    case 32: return H<Op, Float, 32>::fn;
+    default: return nullptr;
+  }
+}
+template <Opcode Op, bool Float, unsigned N>
+struct AluH {
+  static constexpr Handler fn = vecAlu<Op, Float, N>;
+};
+template <Opcode, bool Float, unsigned N>
+struct CmpH {
+  static constexpr Handler fn = vecCmp<Float, N>;
+};
+
 Handler pickFast(const DInst& d, Opcode op, int nsrc) {
-  const bool flt = d.floatDomain;
-  if (d.sat || d.dst.kind != DOperand::Kind::Reg || !fastOperand(d.dst, flt) || (flt && d.execType != Type::F)) return nullptr;
-  for (int s = 0; s < nsrc; ++s)
-    if (!fastOperand(d.src[s], flt)) return nullptr;
-  if (flt) {
-    if (op == Opcode::ADD) return fastAlu<Opcode::ADD, float>;
-    if (op == Opcode::MUL) return fastAlu<Opcode::MUL, float>;
+  if (d.sat) return nullptr;
+  if (op == Opcode::CMP) {
+    if (d.dst.kind != DOperand::Kind::Pred) return nullptr;
+    if (d.floatDomain) {
+      if (d.execType != Type::F || !fastFltSrc(d.src[0]) || !fastFltSrc(d.src[1])) return nullptr;
+      return byExec<CmpH, Opcode::CMP, true>(d.exec);
+    }
+    if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
+    return byExec<CmpH, Opcode::CMP, false>(d.exec);
+  }
+  if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
+  if (d.floatDomain) {
+    if (d.dst.type != Type::F || d.execType != Type::F) return nullptr;
+    for (int s = 0; s < nsrc; ++s)
+      if (!fastFltSrc(d.src[s])) return nullptr;
+    if (op == Opcode::ADD) return byExec<AluH, Opcode::ADD, true>(d.exec);
+    if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
+    if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
     return nullptr;
   }
+  if (d.dst.type != Type::UD && d.dst.type != Type::D) return nullptr;
+  for (int s = 0; s < nsrc; ++s)
+    if (!fastIntSrc(d.src[s])) return nullptr;
   switch (op) {
-    case Opcode::ADD: return fastAlu<Opcode::ADD, uint32_t>;
-    case Opcode::MUL: return fastAlu<Opcode::MUL, uint32_t>;
-    case Opcode::AND: return fastAlu<Opcode::AND, uint32_t>;
-    case Opcode::OR: return fastAlu<Opcode::OR, uint32_t>;
-    case Opcode::XOR: return fastAlu<Opcode::XOR, uint32_t>;
-    case Opcode::NOT: return fastAlu<Opcode::NOT, uint32_t>;
-    case Opcode::SHL: return fastAlu<Opcode::SHL, uint32_t>;
-    case Opcode::SHR: return fastAlu<Opcode::SHR, uint32_t>;
-    case Opcode::MOV: return fastAlu<Opcode::MOV, uint32_t>;
+    case Opcode::ADD: return byExec<AluH, Opcode::ADD, false>(d.exec);
+    case Opcode::MUL: return byExec<AluH, Opcode::MUL, false>(d.exec);
+    case Opcode::AND: return byExec<AluH, Opcode::AND, false>(d.exec);
+    case Opcode::OR: return byExec<AluH, Opcode::OR, false>(d.exec);
+    case Opcode::XOR: return byExec<AluH, Opcode::XOR, false>(d.exec);
+    case Opcode::NOT: return byExec<AluH, Opcode::NOT, false>(d.exec);
+    case Opcode::SHL: return byExec<AluH, Opcode::SHL, false>(d.exec);
+    case Opcode::SHR:
+      // SHR shifts src0's own bits (E18): an unsigned extension keeps them, a signed one does not.
+      if (isSignedInt(d.src[0].type) && typeSize(d.src[0].type) < 4) return nullptr;
+      return byExec<AluH, Opcode::SHR, false>(d.exec);
+    case Opcode::MOV: return byExec<AluH, Opcode::MOV, false>(d.exec);
     default: return nullptr;
   }
 }

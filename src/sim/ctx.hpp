@@ -10,6 +10,7 @@
 #include <map>
 #include <vector>
 
+#include "sim/copy.hpp"
 #include "sim/memory.hpp"
 #include "sim/program.hpp"
 #include "visakit/sim.hpp"
@@ -171,24 +172,114 @@ inline unsigned laneCount(uint32_t x) {
   return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+// Memory executors are instantiated per execution size N (exec_size), so their
+// lane loops have a fixed trip count the compiler unrolls and vectorises.
+// H::fn<N> is the handler.
+template <class H>
+Handler handlerForExec(unsigned exec) {
+  switch (exec) {
+    case 1: return &H::template fn<1>;
+    case 2: return &H::template fn<2>;
+    case 4: return &H::template fn<4>;
+    case 8: return &H::template fn<8>;
+    case 16: return &H::template fn<16>;
+    default: return &H::template fn<32>;
+  }
+}
+
 // Fast path of a memory instruction, taken only when no observer is attached:
 // if every enabled lane's element (addr[i], T) is aligned and in bounds (E2),
 // the caller's tight loop does the accesses and the statistics are counted once.
-// GATHER/SCATTER(4)_SCALED: address of each enabled lane = global offset +
-// element offset, mod 2^32 (E4); all read before any destination is written.
-inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t en, uint32_t* addr) {
+// GATHER/SCATTER(4)_SCALED: address of each lane = global offset + element
+// offset, mod 2^32 (E4); all read before any destination is written.
+template <unsigned N>
+inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
   const uint32_t g = scalarUD(c, d.goff);
-  forEachLane(en, [&](unsigned i) { addr[i] = g + c.reg<uint32_t>(d.raw[0] + 4 * i); });
+  uint32_t off[N];
+  copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
+  for (unsigned i = 0; i < N; ++i) addr[i] = g + off[i];
 }
 
-template <class T>
+// Lanes 0..N-1 address addr[0] + step * i (mod 2^32).
+template <unsigned N>
+inline bool contiguous(const uint32_t* addr, uint32_t step) {
+  uint32_t bad = 0;
+  for (unsigned i = 0; i < N; ++i) bad |= addr[i] ^ (addr[0] + step * i);
+  return bad == 0;
+}
+
+template <class T, unsigned N>
 inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
   uint32_t hi = 0, any = 0;
-  forEachLane(en, [&](unsigned i) {
-    hi = addr[i] > hi ? addr[i] : hi;
-    any |= addr[i];
-  });
+  for (unsigned i = 0; i < N; ++i) {
+    uint32_t a = (en >> i) & 1 ? addr[i] : 0;
+    hi = a > hi ? a : hi;
+    any |= a;
+  }
   return (any & (sizeof(T) - 1)) == 0 && uint64_t{hi} + sizeof(T) <= s.size;
+}
+
+// A contiguous run of `bytes` at addr in bounds (E2), and aligned to `align`
+// unless the space is plain (then it is copied with memcpy).
+inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t align) {
+  return addr + bytes <= s.size && (s.plain || (addr & (align - 1)) == 0);
+}
+
+// Copies N elements of T between a space and the register file: memcpy when
+// no other host thread can write the space (Space::plain), else relaxed atomics.
+template <class T, unsigned N>
+inline void copyIn(const Space& s, uint64_t addr, uint8_t* regs) {
+  if (s.plain) {
+    copyFixed<N * sizeof(T)>(regs, s.data + addr);
+    return;
+  }
+  for (unsigned i = 0; i < N; ++i) {
+    T v = atomicLoad<T>(s.data + addr + i * sizeof(T));
+    std::memcpy(regs + i * sizeof(T), &v, sizeof(T));
+  }
+}
+template <class T, unsigned N>
+inline void copyOut(Space& s, uint64_t addr, const uint8_t* regs) {
+  if (s.plain) {
+    copyFixed<N * sizeof(T)>(s.data + addr, regs);
+    return;
+  }
+  for (unsigned i = 0; i < N; ++i) {
+    T v;
+    std::memcpy(&v, regs + i * sizeof(T), sizeof(T));
+    atomicStore<T>(s.data + addr + i * sizeof(T), v);
+  }
+}
+
+// Prefetch (a hint, no effect on results): the cache lines of the in-bounds
+// lanes of memory instruction e, whose address operands are final already
+// (planPrefetch). Lanes in the line of the lane before them are skipped.
+// Always inlined: g++ otherwise finds a function that only prefetches "const"
+// and deletes its calls.
+template <unsigned N>
+[[gnu::always_inline]] inline void prefetchLanes(const Ctx& c, const DInst& e) {
+  const Space& s = c.spaces[e.surface];
+  uint32_t addr[N];
+  if (e.addrKind == DInst::AddrKind::Qw) copyFixed<sizeof addr>(addr, c.t.regs.data() + e.raw[0]);
+  else laneAddresses<N>(c, e, addr);
+  uint32_t line = ~addr[0];
+  for (unsigned i = 0; i < N; ++i) {
+    if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
+    line = addr[i];
+    if (e.storeAccess) __builtin_prefetch(s.data + addr[i], 1);
+    else __builtin_prefetch(s.data + addr[i], 0);
+  }
+}
+[[gnu::always_inline]] inline void prefetchAhead(const Ctx& c, const DInst& d) {
+  for (unsigned k = 0; k < d.numAhead; ++k) {
+    const DInst& e = c.prog->code[d.ahead[k]];
+    switch (e.exec) {
+      case 8: prefetchLanes<8>(c, e); break;
+      case 16: prefetchLanes<16>(c, e); break;
+      case 32: prefetchLanes<32>(c, e); break;
+      default: break;
+    }
+  }
 }
 
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.

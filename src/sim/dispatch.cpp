@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -174,6 +175,7 @@ struct Shared {
   uint32_t slmStat = 0;
   bool unitIsGroup = true;
   uint64_t units = 0;
+  uint64_t batch = 1;  // units taken from `next` at a time
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex errMu;
@@ -198,15 +200,20 @@ void runThread(Shared& sh, Worker& w, uint32_t tid) {
   Ctx& c = w.c;
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
-  std::fill(t.regs.begin(), t.regs.end(), 0);
+  // Every variable starts at zero (the padding past them is never written).
+  std::memset(t.regs.data(), 0, p.usedBytes);
   std::fill(t.preds.begin(), t.preds.end(), 0);
   ThreadCoord tc = threadCoord(*sh.cfg, tid);
-  // Chapter 3 "Thread Organization": the thread's ids in the predefined variables.
-  c.setReg<uint16_t>(p.vars[kVarThreadX].offset, static_cast<uint16_t>(tc.x));
-  c.setReg<uint16_t>(p.vars[kVarThreadY].offset, static_cast<uint16_t>(tc.y));
-  c.setReg<uint32_t>(p.vars[kVarGroupX].offset, tc.gx);
-  c.setReg<uint32_t>(p.vars[kVarGroupY].offset, tc.gy);
-  c.setReg<uint32_t>(p.vars[kVarGroupZ].offset, tc.gz);
+  // Chapter 3 "Thread Organization": the thread's ids in the predefined variables
+  // (laid out only when the kernel names them).
+  auto setId = [&](uint32_t var, auto v) {
+    if (p.vars[var].present) c.setReg(p.vars[var].offset, v);
+  };
+  setId(kVarThreadX, static_cast<uint16_t>(tc.x));
+  setId(kVarThreadY, static_cast<uint16_t>(tc.y));
+  setId(kVarGroupX, tc.gx);
+  setId(kVarGroupY, tc.gy);
+  setId(kVarGroupZ, tc.gz);
   for (const InputImage& in : sh.inputs) std::copy(in.bytes.begin(), in.bytes.end(), t.regs.begin() + in.offset);
   c.threadId = tid;
   // E8: the first N lanes of the execution mask are on at entry.
@@ -235,17 +242,22 @@ void runThread(Shared& sh, Worker& w, uint32_t tid) {
 
 void workerMain(Shared& sh, Worker& w) {
   const Dims& dm = sh.dims;
+  uint64_t u = 0, last = 0;
   while (!sh.stop.load(std::memory_order_relaxed)) {
-    uint64_t u = sh.next.fetch_add(1);
-    if (u >= sh.units) break;
+    if (u == last) {
+      u = sh.next.fetch_add(sh.batch);
+      if (u >= sh.units) break;
+      last = std::min(u + sh.batch, sh.units);
+    }
+    const uint64_t unit = u++;
     if (sh.unitIsGroup) {
       // SLM: one zero-filled block per thread group.
       if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
       if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
       for (uint32_t i = 0; i < dm.perGroup && !sh.stop.load(std::memory_order_relaxed); ++i)
-        runThread(sh, w, static_cast<uint32_t>(u * dm.perGroup + i));
+        runThread(sh, w, static_cast<uint32_t>(unit * dm.perGroup + i));
     } else {
-      runThread(sh, w, static_cast<uint32_t>(u));
+      runThread(sh, w, static_cast<uint32_t>(unit));
     }
   }
 }
@@ -354,10 +366,19 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   std::string err;
   if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
 
+  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
+  sh.unitIsGroup = prog.usesSlm;
+  sh.units = sh.unitIsGroup ? dims.groups : dims.total;
+  unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, sh.units)));
+  // Units are taken from a shared counter in batches, so that many short threads
+  // do not all meet on it; small enough that the host threads stay balanced.
+  sh.batch = std::clamp<uint64_t>(sh.units / (uint64_t{jobs} * 64), 1, 64);
+
   // ---- memory ----
-  // Surfaces run in place on the bindings' bytes. A surface the kernel writes
-  // (Program::writesSurface) runs on one copy, which replaces the binding's bytes
-  // (swap) only if the run succeeds; the others are only read, so need none.
+  // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
+  // surface the kernel writes (Program::writesSurface) runs on one copy, which
+  // replaces the binding's bytes (swap) only if the run succeeds.
   std::vector<std::vector<uint8_t>> copies(numSurf);
   std::vector<RaceShadow> shadows(numSurf + 1);
   sh.spaces.resize(numSurf);
@@ -366,7 +387,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     if (bindingOf[id] < 0) continue;
     auto& bytes = surfaces[bindingOf[id]].bytes;
     Space& s = sh.spaces[id];
-    if (prog.writesSurface[id]) {
+    if (cfg.transactional && prog.writesSurface[id]) {
       copies[id] = bytes;
       s.data = copies[id].data();
     } else {
@@ -374,6 +395,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     }
     s.size = bytes.size();
     s.bound = true;
+    s.plain = !prog.writesSurface[id] || jobs == 1;
     s.statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back(surfaceDisplayName(k, id));
     // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
@@ -391,6 +413,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.urb.data = urb.data();
   sh.urb.size = urb.size();
   sh.urb.bound = true;
+  sh.urb.plain = jobs == 1;
   if (prog.usesUrb) {
     sh.urb.statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("URB");
@@ -410,11 +433,6 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   observers.add(&same);
   observers.add(&race);
 
-  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
-  sh.unitIsGroup = prog.usesSlm;
-  sh.units = sh.unitIsGroup ? dims.groups : dims.total;
-  unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, sh.units)));
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {
     auto w = std::make_unique<Worker>();
@@ -432,6 +450,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       s.data = w->slm.data();
       s.size = slmBytes;
       s.bound = true;
+      s.plain = true;  // one group at a time on this host thread
       if (cfg.check) s.shadow = &w->slmShadow;
     }
     if (cfg.check) c.observer = &observers;
@@ -490,7 +509,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   }
   // ---- results ----
   for (uint32_t id = 0; id < numSurf; ++id)
-    if (bindingOf[id] >= 0 && prog.writesSurface[id]) surfaces[bindingOf[id]].bytes.swap(copies[id]);
+    if (bindingOf[id] >= 0 && !copies[id].empty()) surfaces[bindingOf[id]].bytes.swap(copies[id]);
   res.urb = std::move(urb);
   return res;
 }

@@ -2,6 +2,8 @@
 //   for (i = 0; i < exec_size; ++i) if (ChEn[i])
 //     for (j = 0; j < num_blocks; ++j) Surface[Offset[i] + j] = src[j*exec_size+i];  // 8 bytes
 // with the byte address Offset[i] + 8*j (E6).
+#include <cstring>
+
 #include "sim/ctx.hpp"
 
 namespace visakit::sim {
@@ -12,6 +14,26 @@ void execQwScatter(Ctx& c, const DInst& d) {
   c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
+  const uint8_t* regs = c.t.regs.data();
+  if (!c.observer) {
+    prefetchAhead(c, d);
+    // Fast path: every enabled lane's blocks aligned and in bounds (E2).
+    uint32_t base[32], hi = 0, any = 0;
+    std::memcpy(base, regs + d.raw[0], sizeof base);
+    for (unsigned i = 0; i < 32; ++i) {
+      uint32_t a = (en >> i) & 1 ? base[i] : 0;
+      hi = a > hi ? a : hi;
+      any |= a;
+    }
+    if ((s.plain || (any & 7) == 0) && uint64_t{hi} + 8u * d.numBlocks <= s.size) {
+      forEachLane(en, [&](unsigned i) {
+        for (unsigned j = 0; j < d.numBlocks; ++j)
+          copyOut<uint64_t, 1>(s, uint64_t{base[i]} + 8 * j, regs + d.raw[1] + 8 * (j * d.exec + i));
+      });
+      c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * 8 * d.numBlocks;
+      return;
+    }
+  }
   c.beginAccesses(d, d.surface, &s);
   forEachLane(en, [&](unsigned i) {
     uint64_t base = c.reg<uint32_t>(d.raw[0] + 4 * i);  // "byte offsets ... Must have type UD"

@@ -8,61 +8,78 @@
 //     ch_pos++;
 //   }
 #include <algorithm>
+#include <cstring>
 
 #include "sim/ctx.hpp"
 
 namespace visakit::sim {
 namespace {
 
-void execScatter4Scaled(Ctx& c, const DInst& d) {
-  uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
-  if (!en) return;
-  Space& s = c.spaces[d.surface];
-  const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
-  uint32_t addr[32];
-  laneAddresses(c, d, en, addr);
-  if (const unsigned chs = d.chMask & 15; !c.observer && chs) {
-    // Fast path (no observer): one bounds check on the largest dword index.
-    uint32_t dw[32], hi = 0;
-    forEachLane(en, [&](unsigned i) {
-      dw[i] = addr[i] / 4;
-      hi = dw[i] > hi ? dw[i] : hi;
-    });
-    const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
-    if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
-      unsigned pos = 0;
-      for (unsigned ch = 0; ch <= top; ++ch) {
-        if (!((chs >> ch) & 1)) continue;
-        forEachLane(en, [&](unsigned i) {
-          atomicStore<uint32_t>(s.data + (uint64_t{dw[i]} + ch) * 4, c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i)));
-        });
-        ++pos;
+struct Scatter4 {
+  template <unsigned N>
+  static void fn(Ctx& c, const DInst& d) {
+    uint32_t en = chEn(c, d);
+    c.lanes += laneCount(en);
+    if (!en) return;
+    Space& s = c.spaces[d.surface];
+    const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
+    uint32_t addr[N];
+    laneAddresses<N>(c, d, addr);
+    if (const unsigned chs = d.chMask & 15; !c.observer && chs) {
+      prefetchAhead(c, d);
+      // Fast path (no observer): one bounds check on the largest dword index.
+      uint32_t dw[N], hi = 0;
+      for (unsigned i = 0; i < N; ++i) {
+        dw[i] = addr[i] / 4;
+        uint32_t m = (en >> i) & 1 ? dw[i] : 0;
+        hi = m > hi ? m : hi;
       }
-      c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * laneCount(chs) * 4;
-      return;
+      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
+      const uint8_t* src = c.t.regs.data() + d.raw[1];
+      if (chs == 15 && en == execMaskBits(N) && contiguous<N>(dw, 4) && runFast(s, uint64_t{dw[0]} * 4, 16 * N, 4)) {
+        // All four channels of consecutive pixels: one run of 4 x exec dwords,
+        // pixel i's channel ch from channel plane ch (a transpose; no two writes meet).
+        uint32_t px[4 * N];
+        for (unsigned ch = 0; ch < 4; ++ch)
+          for (unsigned i = 0; i < N; ++i) std::memcpy(&px[4 * i + ch], src + 4 * (ch * stride + i), 4);
+        copyOut<uint32_t, 4 * N>(s, uint64_t{dw[0]} * 4, reinterpret_cast<const uint8_t*>(px));
+        c.spaceBytes[s.statIndex][1] += 16 * N;
+        return;
+      }
+      if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
+        unsigned pos = 0;
+        for (unsigned ch = 0; ch <= top; ++ch) {
+          if (!((chs >> ch) & 1)) continue;
+          forEachLane(en, [&](unsigned i) {
+            atomicStore<uint32_t>(s.data + (uint64_t{dw[i]} + ch) * 4, c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i)));
+          });
+          ++pos;
+        }
+        c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * laneCount(chs) * 4;
+        return;
+      }
     }
+    c.beginAccesses(d, d.surface, &s);
+    unsigned pos = 0;
+    for (unsigned ch = 0; ch < 4; ++ch) {
+      if (!((d.chMask >> ch) & 1)) continue;
+      forEachLane(en, [&](unsigned i) {
+        // E5: dword index address/4 (truncation); the dword index itself does not wrap (E17).
+        uint64_t byteAddr = (uint64_t{addr[i] / 4} + ch) * 4;
+        uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i));
+        c.write(s, byteAddr, 4, i, v);  // out of bounds: dropped (E2); later writes win (E3)
+      });
+      ++pos;
+    }
+    c.endAccesses();
   }
-  c.beginAccesses(d, d.surface, &s);
-  unsigned pos = 0;
-  for (unsigned ch = 0; ch < 4; ++ch) {
-    if (!((d.chMask >> ch) & 1)) continue;
-    forEachLane(en, [&](unsigned i) {
-      // E5: dword index address/4 (truncation); the dword index itself does not wrap (E17).
-      uint64_t byteAddr = (uint64_t{addr[i] / 4} + ch) * 4;
-      uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * (pos * stride + i));
-      c.write(s, byteAddr, 4, i, v);  // out of bounds: dropped (E2); later writes win (E3)
-    });
-    ++pos;
-  }
-  c.endAccesses();
-}
+};
 
 }  // namespace
 
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  d.fn = execScatter4Scaled;
+  d.fn = handlerForExec<Scatter4>(d.exec);
 }
 
 }  // namespace visakit::sim

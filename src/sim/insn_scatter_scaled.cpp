@@ -1,48 +1,65 @@
 // SCATTER_SCALED (0x79), seed page SCATTER_SCALED.md:
 //   for (i = 0; i < exec_size; ++i)
 //     if (ChEn[i]) surface[offset + element_offset[i]] = src[i];  // <num_blocks> bytes
+#include <cstring>
+
 #include "sim/ctx.hpp"
 
 namespace visakit::sim {
 namespace {
 
-template <class T>
+template <class T, unsigned N>
 bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
-  if (!lanesFast<T>(s, en, addr)) return false;
+  if (!lanesFast<T, N>(s, en, addr)) return false;
+  const uint8_t* src = c.t.regs.data() + d.raw[1];
   // Lane order, so the highest lane wins (E3).
-  forEachLane(en, [&](unsigned i) { atomicStore<T>(s.data + addr[i], static_cast<T>(c.reg<uint32_t>(d.raw[1] + 4 * i))); });
+  forEachLane(en, [&](unsigned i) {
+    uint32_t v;
+    std::memcpy(&v, src + 4 * i, 4);
+    atomicStore<T>(s.data + addr[i], static_cast<T>(v));
+  });
   c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * sizeof(T);
   return true;
 }
 
-void execScatterScaled(Ctx& c, const DInst& d) {
-  uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
-  if (!en) return;
-  Space& s = c.spaces[d.surface];
-  uint32_t addr[32];
-  laneAddresses(c, d, en, addr);  // unaligned allowed
-  if (!c.observer) {
-    if (d.numBlocks == 4 ? scatterFast<uint32_t>(c, d, s, en, addr)
-        : d.numBlocks == 2 ? scatterFast<uint16_t>(c, d, s, en, addr)
-        : d.numBlocks == 1 && scatterFast<uint8_t>(c, d, s, en, addr))
-      return;
+struct Scatter {
+  template <unsigned N>
+  static void fn(Ctx& c, const DInst& d) {
+    uint32_t en = chEn(c, d);
+    c.lanes += laneCount(en);
+    if (!en) return;
+    Space& s = c.spaces[d.surface];
+    uint32_t addr[N];
+    laneAddresses<N>(c, d, addr);  // unaligned allowed
+    if (!c.observer) {
+      prefetchAhead(c, d);
+      // Every lane on, dword elements at consecutive addresses (no two lanes meet): one copy.
+      if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
+        copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
+        c.spaceBytes[s.statIndex][1] += 4 * N;
+        return;
+      }
+      if (d.numBlocks == 4 ? scatterFast<uint32_t, N>(c, d, s, en, addr)
+          : d.numBlocks == 2 ? scatterFast<uint16_t, N>(c, d, s, en, addr)
+          : d.numBlocks == 1 && scatterFast<uint8_t, N>(c, d, s, en, addr))
+        return;
+    }
+    c.beginAccesses(d, d.surface, &s);
+    // Lanes in page loop order: when two lanes write one address the highest wins (E3).
+    forEachLane(en, [&](unsigned i) {
+      // "For 1 and 2 byte accesses the upper bytes will be ignored."
+      uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * i);
+      c.write(s, addr[i], d.numBlocks, i, v);  // out of bounds: dropped (E2)
+    });
+    c.endAccesses();
   }
-  c.beginAccesses(d, d.surface, &s);
-  // Lanes in page loop order: when two lanes write one address the highest wins (E3).
-  forEachLane(en, [&](unsigned i) {
-    // "For 1 and 2 byte accesses the upper bytes will be ignored."
-    uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * i);
-    c.write(s, addr[i], d.numBlocks, i, v);  // out of bounds: dropped (E2)
-  });
-  c.endAccesses();
-}
+};
 
 }  // namespace
 
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  d.fn = execScatterScaled;
+  d.fn = handlerForExec<Scatter>(d.exec);
 }
 
 }  // namespace visakit::sim

@@ -16,6 +16,28 @@ void execUrbWrite(Ctx& c, const DInst& d) {
   Space& s = c.urb;
   const unsigned perGrf = c.prog->grfSize / 4;
   // raw: 0 Channel_mask, 1 URB_handle, 2 Per_slot_offset, 3 Vertex_data
+  if (!c.observer) {
+    // Fast path: every enabled vertex's rows in bounds (E2).
+    uint64_t row[32], hi = 0;
+    forEachLane(en, [&](unsigned v) {
+      row[v] = uint64_t{c.reg<uint32_t>(d.raw[1] + 4 * v)} + d.urbGlobal +
+               (d.rawNull[2] ? 0 : c.reg<uint32_t>(d.raw[2] + 4 * v));
+      hi = row[v] > hi ? row[v] : hi;
+    });
+    if ((hi * 4 + d.numOut) * 4 <= s.size) {
+      const uint32_t outs = (1u << d.numOut) - 1;
+      uint64_t dwords = 0;
+      forEachLane(en, [&](unsigned v) {
+        uint32_t mask = (d.rawNull[0] ? 0xff : c.reg<uint32_t>(d.raw[0] + 4 * v)) & outs;
+        dwords += laneCount(mask);
+        forEachLane(mask, [&](unsigned k) {
+          copyOut<uint32_t, 1>(s, (row[v] * 4 + k) * 4, c.t.regs.data() + d.raw[3] + 4 * (k * perGrf + v));
+        });
+      });
+      c.spaceBytes[s.statIndex][1] += dwords * 4;
+      return;
+    }
+  }
   c.beginAccesses(d, kUrbSpace, &s);
   forEachLane(en, [&](unsigned v) {
     uint64_t row = uint64_t{c.reg<uint32_t>(d.raw[1] + 4 * v)} + d.urbGlobal +

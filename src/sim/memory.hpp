@@ -38,6 +38,7 @@ struct Space {
   uint32_t statIndex = 0;        // index into the per-run space statistics
   RaceShadow* shadow = nullptr;  // --check: race detector state
   bool bound = false;
+  bool plain = false;  // no other host thread writes it during the launch: plain memcpy is race-free
 };
 
 // E2 / the pages' "Out-of-bound Access": an element access is in bounds only

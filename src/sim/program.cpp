@@ -3,6 +3,7 @@
 #include "sim/program.hpp"
 
 #include <algorithm>
+#include <array>
 
 namespace visakit::sim {
 
@@ -15,9 +16,21 @@ void layoutVars(const Kernel& k, unsigned grf, Program& p) {
     p.vars[id] = {top, bytes, t, true};
     top += std::max<uint32_t>(bytes, 1);
   };
-  // Predefined variables (igc-dialect.md §1.2): thread-private storage of their declared size.
+  // Predefined variables (igc-dialect.md §1.2): thread-private storage of their
+  // declared size, laid out only when the kernel names them (a smaller file to clear per thread).
+  std::array<bool, kNumPredefVars> named{};
+  auto mark = [&](uint32_t id) {
+    if (id < kNumPredefVars) named[id] = true;
+  };
+  for (const Instruction& inst : k.code)
+    for (const Operand& o : inst.f)
+      if (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) mark(o.id);
+  for (const Input& in : k.inputs)
+    if (in.cls == Input::Class::General) mark(in.id);
+  for (const GenVar& v : k.vars)
+    if (v.aliasBase) mark(v.aliasBase);
   for (uint32_t id = 0; id < kNumPredefVars; ++id)
-    if (const PredefVar* pv = predefVar(id)) place(id, pv->numElts * typeSize(pv->type), pv->type, grf);
+    if (const PredefVar* pv = predefVar(id); pv && named[id]) place(id, pv->numElts * typeSize(pv->type), pv->type, grf);
   // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
   for (uint32_t i = 0; i < k.vars.size(); ++i) {
     const GenVar& v = k.vars[i];
@@ -38,7 +51,8 @@ void layoutVars(const Kernel& k, unsigned grf, Program& p) {
     if (id < n && p.vars[id].present)
       p.vars[kNumPredefVars + i] = {p.vars[id].offset + off, v.numElts * typeSize(v.type), v.type, true};
   }
-  p.regBytes = (top + 63) / 64 * 64 + 64;
+  p.usedBytes = top;
+  p.regBytes = (top + 63) / 64 * 64 + kRegPad;
 }
 
 DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool dst, bool scalar) {
@@ -94,6 +108,12 @@ DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool ds
         }
         d.off[k] = base + elt * ts;
       }
+      bool contig = true, bcast = true;
+      for (unsigned k = 0; k < exec && k < 32; ++k) {
+        contig = contig && d.off[k] == base + k * ts;
+        bcast = bcast && d.off[k] == base;
+      }
+      d.shape = contig ? DOperand::Shape::Contig : bcast ? DOperand::Shape::Bcast : DOperand::Shape::Gen;
       return d;
     }
     default: return d;
@@ -175,8 +195,77 @@ Program decode(const Kernel& k, unsigned grfSize) {
         break;
       default: decodeAlu(p, inst, d); break;
     }
+    switch (inst.op) {
+      case Opcode::GATHER_SCALED: d.addrKind = DInst::AddrKind::Scaled; break;
+      case Opcode::SCATTER_SCALED:
+      case Opcode::SCATTER4_SCALED:
+        d.addrKind = DInst::AddrKind::Scaled;
+        d.storeAccess = true;
+        break;
+      case Opcode::QW_SCATTER:
+        d.addrKind = DInst::AddrKind::Qw;
+        d.storeAccess = true;
+        break;
+      default: break;
+    }
   }
+  planPrefetch(p);
   return p;
+}
+
+namespace {
+
+struct ByteRange {
+  uint32_t lo = 0, hi = 0;  // [lo, hi)
+  bool meets(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
+};
+
+// Register bytes an instruction writes (its destination), or nullopt-like empty.
+ByteRange regWrites(const DInst& d) {
+  if (d.addrKind != DInst::AddrKind::None || d.control) {
+    // GATHER_SCALED writes its Dst raw operand; the stores and URB_WRITE write none.
+    return d.addrKind == DInst::AddrKind::Scaled && !d.storeAccess ? ByteRange{d.raw[1], d.raw[1] + 4u * d.exec}
+                                                                     : ByteRange{};
+  }
+  if (d.fn == nullptr || d.dst.kind != DOperand::Kind::Reg) return {};
+  uint32_t lo = 0xffffffffu, hi = 0;
+  for (unsigned k = 0; k < d.exec; ++k) {
+    lo = std::min(lo, d.dst.off[k]);
+    hi = std::max(hi, d.dst.off[k] + 8);  // at most 8 bytes per element
+  }
+  return lo < hi ? ByteRange{lo, hi} : ByteRange{};
+}
+
+// Register bytes an instruction's addresses are formed from.
+std::array<ByteRange, 2> addrReads(const DInst& d) {
+  std::array<ByteRange, 2> r{};
+  r[0] = {d.raw[0], d.raw[0] + 4u * d.exec};
+  if (d.addrKind == DInst::AddrKind::Scaled && d.goff.kind == DOperand::Kind::Reg) r[1] = {d.goff.off[0], d.goff.off[0] + 4};
+  return r;
+}
+
+}  // namespace
+
+void planPrefetch(Program& p) {
+  constexpr size_t kWindow = 24;  // instructions looked at past each memory instruction
+  std::vector<uint8_t> planned(p.code.size(), 0);
+  for (size_t i = 0; i < p.code.size(); ++i) {
+    DInst& d = p.code[i];
+    if (d.addrKind == DInst::AddrKind::None) continue;
+    std::vector<ByteRange> written;
+    for (size_t j = i + 1; j < p.code.size() && j <= i + kWindow && d.numAhead < d.ahead.size(); ++j) {
+      written.push_back(regWrites(p.code[j - 1]));
+      const DInst& e = p.code[j];
+      if (e.control || p.kernel->code[e.index].op == Opcode::LABEL) break;  // straight-line code only
+      if (e.addrKind == DInst::AddrKind::None || planned[j]) continue;
+      bool ready = true;
+      for (const ByteRange& r : addrReads(e))
+        for (const ByteRange& w : written) ready = ready && !(r.hi > r.lo && w.meets(r));
+      if (!ready) continue;
+      d.ahead[d.numAhead++] = static_cast<uint32_t>(j);
+      planned[j] = 1;
+    }
+  }
 }
 
 }  // namespace visakit::sim

@@ -21,7 +21,10 @@ using Handler = void (*)(Ctx&, const DInst&);
 // A decoded vector operand.
 struct DOperand {
   enum class Kind : uint8_t { None, Reg, Imm, Pred, Null };
+  // Reg, lanes < exec: Contig = off[k] = off[0] + k * type size; Bcast = all off[0]; else Gen.
+  enum class Shape : uint8_t { Gen, Contig, Bcast };
   Kind kind = Kind::None;
+  Shape shape = Shape::Gen;
   Type type = Type::UD;  // element type (immediate type; V/UV/VF: the element type W/UW/F)
   Mod mod = Mod::None;
   uint8_t immPeriod = 1;       // packed immediates: lane k uses imm[k % period]
@@ -77,7 +80,19 @@ struct DInst {
 
   // Control
   uint32_t target = 0;  // instruction index of the label
+
+  // Memory-level parallelism (planPrefetch): how this instruction's lane
+  // addresses are formed, and the later memory instructions whose addresses
+  // are already final here, so their lines are prefetched now.
+  enum class AddrKind : uint8_t { None, Scaled, Qw };  // Scaled: global + Element_offset; Qw: Offset
+  AddrKind addrKind = AddrKind::None;
+  bool storeAccess = false;
+  uint8_t numAhead = 0;
+  std::array<uint32_t, 3> ahead{};
 };
+
+// Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
+constexpr uint32_t kRegPad = 256;
 
 struct VarSlot {
   uint32_t offset = 0;  // byte offset in the register file
@@ -91,7 +106,8 @@ struct Program {
   unsigned grfSize = 32;
   std::vector<DInst> code;
   std::vector<VarSlot> vars;  // by general variable id
-  uint32_t regBytes = 0;      // register file size per thread
+  uint32_t regBytes = 0;      // register file size per thread (+ kRegPad)
+  uint32_t usedBytes = 0;     // bytes of laid-out variables (cleared per thread)
   uint32_t numPreds = 0;      // predicate ids 1..numPreds
   std::vector<uint8_t> usesSurface;  // by surface id
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
@@ -102,6 +118,9 @@ struct Program {
 // aliases resolved to their base's bytes.
 void layoutVars(const Kernel& k, unsigned grfSize, Program& p);
 Program decode(const Kernel& k, unsigned grfSize);
+// Fills DInst::ahead: for each memory instruction, up to 3 later ones in the same
+// straight-line code whose address operands no instruction in between writes.
+void planPrefetch(Program& p);
 
 // Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d);

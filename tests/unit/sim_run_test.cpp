@@ -158,11 +158,20 @@ LOOP:
   sim::LaunchConfig cfg;
   cfg.maxSteps = 1000;
   cfg.threads = {4, 1};
+  cfg.transactional = true;
   std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(8, 0)}};
   auto r = sim::run(m.kernels[0], s, cfg);
   EXPECT_EQ(r.status, sim::RunResult::Status::Failed);
   EXPECT_NE(r.error.find("--max-steps"), std::string::npos) << r.error;
   EXPECT_EQ(s[0].bytes, std::vector<uint8_t>(8, 0));
+  // Not transactional (the default): the run works in place, so the scatter
+  // before the endless loop is already in the bytes: lanes 0..1 write 1 at
+  // byte 1 (the highest lane wins, E3), so dwords at 1 = {1,0,0,0} little endian.
+  cfg.transactional = false;
+  cfg.jobs = 1;
+  r = sim::run(m.kernels[0], s, cfg);
+  EXPECT_EQ(r.status, sim::RunResult::Status::Failed);
+  EXPECT_EQ(s[0].bytes, (std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0}));
 }
 
 TEST(SimRun, FindingsAreAggregatedPerInstructionAndKind) {
