@@ -2,8 +2,51 @@
 #include "sim/check.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 namespace visakit::sim {
+
+void ZeroWords::allocate(size_t n) {
+  release();
+  const size_t bytes = n * sizeof(uint32_t);
+#if defined(__linux__)
+  constexpr size_t kMapFrom = size_t{1} << 20;
+  if (bytes >= kMapFrom) {
+    void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) throw std::bad_alloc();
+    madvise(m, bytes, MADV_HUGEPAGE);  // a hint; fine if refused
+    p_ = static_cast<uint32_t*>(m);
+    n_ = n;
+    mapped_ = true;
+    return;
+  }
+#endif
+  p_ = static_cast<uint32_t*>(std::calloc(n, sizeof(uint32_t)));
+  if (!p_) throw std::bad_alloc();
+  n_ = n;
+  mapped_ = false;
+}
+
+void ZeroWords::clear() {
+  if (p_) std::memset(p_, 0, n_ * sizeof(uint32_t));
+}
+
+void ZeroWords::release() {
+  if (!p_) return;
+#if defined(__linux__)
+  if (mapped_) munmap(p_, n_ * sizeof(uint32_t));
+  else std::free(p_);
+#else
+  std::free(p_);
+#endif
+  p_ = nullptr;
+  n_ = 0;
+}
 
 void FindingSink::add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const FindingExample& e) {
   Agg& a = items[{inst, static_cast<uint8_t>(k)}];
@@ -17,6 +60,7 @@ void FindingSink::add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const Fi
 }
 
 void OobChecker::onAccesses(Ctx& c, const AccessBatch& b) {
+  if (!b.anyOutOfBounds) return;
   for (uint32_t i = 0; i < b.n; ++i) {
     const Access& a = b.items[i];
     if (a.inBounds) continue;
@@ -30,16 +74,22 @@ void OobChecker::onAccesses(Ctx& c, const AccessBatch& b) {
 }
 
 void SameAddressChecker::onAccesses(Ctx& c, const AccessBatch& b) {
-  // In-bounds writes sorted by address; an overlap between different lanes is a finding.
+  // In-bounds writes in address order; an overlap between different lanes is a finding.
+  if (b.writes < 2 || b.writesApart) return;
   std::array<uint16_t, kMaxAccesses> idx;
   uint32_t n = 0;
+  bool sorted = true;  // already in address order (contiguous stores): no sort needed
   for (uint32_t i = 0; i < b.n; ++i)
-    if (b.items[i].write && b.items[i].inBounds) idx[n++] = static_cast<uint16_t>(i);
+    if (b.items[i].write && b.items[i].inBounds) {
+      if (n && b.items[i].addr <= b.items[idx[n - 1]].addr) sorted = false;
+      idx[n++] = static_cast<uint16_t>(i);
+    }
   if (n < 2) return;
-  std::sort(idx.begin(), idx.begin() + n, [&](uint16_t x, uint16_t y) {
-    const Access &p = b.items[x], &q = b.items[y];
-    return p.addr != q.addr ? p.addr < q.addr : p.lane < q.lane;
-  });
+  if (!sorted)
+    std::sort(idx.begin(), idx.begin() + n, [&](uint16_t x, uint16_t y) {
+      const Access &p = b.items[x], &q = b.items[y];
+      return p.addr != q.addr ? p.addr < q.addr : p.lane < q.lane;
+    });
   // Sweep: track the access reaching furthest so far.
   uint32_t far = idx[0];
   for (uint32_t k = 1; k < n; ++k) {
@@ -58,35 +108,93 @@ void SameAddressChecker::onAccesses(Ctx& c, const AccessBatch& b) {
   }
 }
 
+namespace {
+
+// One element access against the shadow words of its bytes: W is the writer
+// word of a byte, R its reader word, as plain references (exclusive) or atomic_ref.
+// Returns the other thread (id + 1) met first, or 0.
+template <class Word>
+uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, uint32_t me,
+                    Finding::Kind& kind) {
+  uint32_t other = 0;
+  for (uint64_t byte = from; byte < to; ++byte) {
+    Word writer(writers[byte]), reader(readers[byte]);
+    if (write) {
+      uint32_t old = writer.load();
+      if (old != me) old = writer.exchange(me);
+      if (old && old != me && !other) {
+        other = old;
+        kind = Finding::Kind::RaceWriteWrite;
+      }
+      uint32_t r = reader.load();
+      if (r && r != me && !other) other = r;
+    } else {
+      uint32_t r = reader.load();
+      while (r != me && r != RaceShadow::kMany) {
+        if (reader.compareExchange(r, r == 0 ? me : RaceShadow::kMany)) break;
+      }
+      uint32_t w = writer.load();
+      if (w && w != me && !other) other = w;
+    }
+  }
+  return other;
+}
+
+// Relaxed: the detector needs each shadow word to be atomic, not ordering.
+struct SharedWord {
+  std::atomic_ref<uint32_t> a;
+  explicit SharedWord(uint32_t& w) : a(w) {}
+  uint32_t load() const { return a.load(std::memory_order_relaxed); }
+  uint32_t exchange(uint32_t v) { return a.exchange(v, std::memory_order_relaxed); }
+  bool compareExchange(uint32_t& expected, uint32_t v) {
+    return a.compare_exchange_weak(expected, v, std::memory_order_relaxed);
+  }
+};
+struct PlainWord {
+  uint32_t& w;
+  explicit PlainWord(uint32_t& x) : w(x) {}
+  uint32_t load() const { return w; }
+  uint32_t exchange(uint32_t v) {
+    uint32_t old = w;
+    w = v;
+    return old;
+  }
+  bool compareExchange(uint32_t&, uint32_t v) {
+    w = v;
+    return true;
+  }
+};
+
+// Exclusive shadow, a write: every byte last written by this thread or by
+// none, and read by this thread or by none. Then the write races with nothing;
+// the bytes are marked this thread's.
+inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t from, uint64_t to, uint32_t me) {
+  uint32_t bad = 0;
+  for (uint64_t byte = from; byte < to; ++byte) {
+    bad |= (writers[byte] != me && writers[byte] != 0) | (readers[byte] != me && readers[byte] != 0);
+  }
+  if (bad) return false;
+  for (uint64_t byte = from; byte < to; ++byte) writers[byte] = me;
+  return true;
+}
+
+}  // namespace
+
 void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
   RaceShadow* sh = b.space ? b.space->shadow : nullptr;
   if (!sh) return;
   const uint32_t me = c.threadId + 1;
-  // Relaxed: the detector needs each shadow word to be atomic, not ordering.
+  uint32_t* writers = sh->writers();
+  uint32_t* readers = sh->readers();
   for (uint32_t i = 0; i < b.n; ++i) {
     const Access& a = b.items[i];
     if (!a.inBounds) continue;
-    uint32_t other = 0;
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
-    for (uint64_t byte = a.addr; byte < a.addr + a.size && byte < sh->size; ++byte) {
-      if (a.write) {
-        uint32_t old = sh->writer[byte].exchange(me, std::memory_order_relaxed);
-        if (old && old != me && !other) {
-          other = old;
-          kind = Finding::Kind::RaceWriteWrite;
-        }
-        uint32_t r = sh->reader[byte].load(std::memory_order_relaxed);
-        if (r && r != me && !other) other = r;
-      } else {
-        uint32_t r = sh->reader[byte].load(std::memory_order_relaxed);
-        while (r != me && r != RaceShadow::kMany) {
-          uint32_t want = r == 0 ? me : RaceShadow::kMany;
-          if (sh->reader[byte].compare_exchange_weak(r, want, std::memory_order_relaxed)) break;
-        }
-        uint32_t w = sh->writer[byte].load(std::memory_order_relaxed);
-        if (w && w != me && !other) other = w;
-      }
-    }
+    const uint64_t to = std::min<uint64_t>(a.addr + a.size, sh->size);
+    uint32_t other;
+    if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me)) continue;
+    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, me, kind)
+                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, me, kind);
     if (!other) continue;
     FindingExample e;
     e.thread = c.threadId;

@@ -8,24 +8,45 @@
 
 namespace visakit::sim {
 
+// Zero-filled words from the OS: large arrays are mapped, so a page costs
+// nothing until it is touched (and is a huge page where the system allows).
+class ZeroWords {
+ public:
+  ZeroWords() = default;
+  ZeroWords(const ZeroWords&) = delete;
+  ZeroWords& operator=(const ZeroWords&) = delete;
+  ~ZeroWords() { release(); }
+  void allocate(size_t n);  // n fresh zero words
+  void clear();             // all words back to zero
+  uint32_t* data() { return p_; }
+  size_t size() const { return n_; }
+
+ private:
+  void release();
+  uint32_t* p_ = nullptr;
+  size_t n_ = 0;
+  bool mapped_ = false;
+};
+
 // Race detector state of one memory space: per byte, the thread that last
-// wrote it and the thread(s) that read it (ids + 1; 0 none). Atomics, so the
-// detector itself is free of data races.
+// wrote it and the thread(s) that read it (ids + 1; 0 none). Shared between
+// host threads it is accessed through atomic_ref, so the detector itself is
+// free of data races; used by one host thread (exclusive), plainly.
 struct RaceShadow {
   static constexpr uint32_t kMany = 0xffffffffu;
-  std::unique_ptr<std::atomic<uint32_t>[]> writer, reader;
+  ZeroWords words;  // [0, size) writers, [size, 2 size) readers
   uint64_t size = 0;
+  bool exclusive = false;
   void reset(uint64_t n) {
-    if (n != size || !writer) {
-      writer = std::make_unique<std::atomic<uint32_t>[]>(n ? n : 1);
-      reader = std::make_unique<std::atomic<uint32_t>[]>(n ? n : 1);
+    if (n != size || !words.data()) {
+      words.allocate(2 * (n ? n : 1));
       size = n;
-    }
-    for (uint64_t i = 0; i < n; ++i) {
-      writer[i].store(0, std::memory_order_relaxed);
-      reader[i].store(0, std::memory_order_relaxed);
+    } else {
+      words.clear();
     }
   }
+  uint32_t* writers() { return words.data(); }
+  uint32_t* readers() { return words.data() + size; }
 };
 
 // Out-of-bounds element accesses (E2).

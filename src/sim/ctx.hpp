@@ -49,6 +49,11 @@ struct AccessBatch {
   uint32_t spaceId = 0;  // surface id, or kUrbSpace
   Space* space = nullptr;
   uint32_t n = 0;
+  // Summary, so a checker can skip a batch it has nothing to say about.
+  bool anyOutOfBounds = false;
+  bool writesApart = true;  // each in-bounds write starts at or after the end of the one before
+  uint32_t writes = 0;      // in-bounds writes
+  uint64_t writeEnd = 0;
   std::array<Access, kMaxAccesses> items;
 };
 
@@ -119,15 +124,27 @@ struct Ctx {
       batch.spaceId = spaceId;
       batch.space = s;
       batch.n = 0;
+      batch.anyOutOfBounds = false;
+      batch.writesApart = true;
+      batch.writes = 0;
+      batch.writeEnd = 0;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
-    if (observer && batch.n < kMaxAccesses) batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok};
+    if (!observer || batch.n >= kMaxAccesses) return;
+    batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok};
+    batch.anyOutOfBounds |= !ok;
+    if (write && ok) {
+      if (batch.writes++ && addr < batch.writeEnd) batch.writesApart = false;
+      batch.writeEnd = addr + size;
+    }
   }
   void endAccesses() {
     if (observer) observer->onAccesses(*this, batch);
   }
-  // E2: out-of-bounds reads give zero.
+  // E2: out-of-bounds reads give zero. Record: tell the observer (unless the
+  // executor has described the instruction's accesses already).
+  template <bool Record = true>
   uint64_t read(Space& s, uint64_t addr, unsigned bytes, unsigned lane) {
     bool ok = inBounds(s, addr, bytes);
     uint64_t v = 0;
@@ -135,17 +152,18 @@ struct Ctx {
       v = memLoad(s, addr, bytes);
       spaceBytes[s.statIndex][0] += bytes;
     }
-    record(addr, bytes, lane, false, ok);
+    if constexpr (Record) record(addr, bytes, lane, false, ok);
     return v;
   }
   // E2: out-of-bounds writes are dropped.
+  template <bool Record = true>
   void write(Space& s, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
     bool ok = inBounds(s, addr, bytes);
     if (ok) {
       memStore(s, addr, bytes, v);
       spaceBytes[s.statIndex][1] += bytes;
     }
-    record(addr, bytes, lane, true, ok);
+    if constexpr (Record) record(addr, bytes, lane, true, ok);
   }
 };
 
@@ -198,6 +216,14 @@ inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   for (unsigned i = 0; i < N; ++i) addr[i] = g + off[i];
+}
+
+// --check: tells the observer the element accesses of the enabled lanes
+// (`bytes` each at addr[i]) before the executor performs them.
+inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
+  c.beginAccesses(d, d.surface, &s);
+  forEachLane(en, [&](unsigned i) { c.record(addr[i], bytes, i, write, inBounds(s, addr[i], bytes)); });
+  c.endAccesses();
 }
 
 // Lanes 0..N-1 address addr[0] + step * i (mod 2^32).

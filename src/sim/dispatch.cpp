@@ -401,6 +401,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
     if (cfg.check && prog.writesSurface[id]) {
       shadows[id].reset(s.size);
+      shadows[id].exclusive = jobs == 1;
       s.shadow = &shadows[id];
     }
   }
@@ -419,6 +420,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     statNames.push_back("URB");
     if (cfg.check) {
       shadows[numSurf].reset(urb.size());
+      shadows[numSurf].exclusive = jobs == 1;
       sh.urb.shadow = &shadows[numSurf];
     }
   }
@@ -451,7 +453,10 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       s.size = slmBytes;
       s.bound = true;
       s.plain = true;  // one group at a time on this host thread
-      if (cfg.check) s.shadow = &w->slmShadow;
+      if (cfg.check) {
+        s.shadow = &w->slmShadow;
+        w->slmShadow.exclusive = true;  // this host thread's groups only
+      }
     }
     if (cfg.check) c.observer = &observers;
     workers.push_back(std::move(w));

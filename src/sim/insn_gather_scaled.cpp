@@ -39,27 +39,24 @@ struct Gather {
     // "The first Exec_size elements of the operand will be used as the byte
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
-    if (!c.observer) {
-      prefetchAhead(c, d);
-      // Every lane on, dword elements at consecutive addresses: one copy.
-      if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
-        copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
-        c.spaceBytes[s.statIndex][0] += 4 * N;
-        return;
-      }
-      if (d.numBlocks == 4 ? gatherFast<uint32_t, N>(c, d, s, en, addr)
-          : d.numBlocks == 2 ? gatherFast<uint16_t, N>(c, d, s, en, addr)
-          : d.numBlocks == 1 && gatherFast<uint8_t, N>(c, d, s, en, addr))
-        return;
+    if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, false);
+    else prefetchAhead(c, d);
+    // Every lane on, dword elements at consecutive addresses: one copy.
+    if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
+      copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
+      c.spaceBytes[s.statIndex][0] += 4 * N;
+      return;
     }
-    c.beginAccesses(d, d.surface, &s);
+    if (d.numBlocks == 4 ? gatherFast<uint32_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 2 ? gatherFast<uint16_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 1 && gatherFast<uint8_t, N>(c, d, s, en, addr))
+      return;
     forEachLane(en, [&](unsigned i) {
       // 1, 2 or 4 bytes, unaligned allowed; out of bounds reads zero (E2); the
       // upper bytes of a 1- or 2-byte read are zero (E1).
-      uint64_t v = c.read(s, addr[i], d.numBlocks, i);
+      uint64_t v = c.read<false>(s, addr[i], d.numBlocks, i);
       c.setReg<uint32_t>(d.raw[1] + 4 * i, static_cast<uint32_t>(v));
     });
-    c.endAccesses();
     // Disabled channels keep their old destination values (E9).
   }
 };

@@ -31,27 +31,24 @@ struct Scatter {
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
-    if (!c.observer) {
-      prefetchAhead(c, d);
-      // Every lane on, dword elements at consecutive addresses (no two lanes meet): one copy.
-      if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
-        copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
-        c.spaceBytes[s.statIndex][1] += 4 * N;
-        return;
-      }
-      if (d.numBlocks == 4 ? scatterFast<uint32_t, N>(c, d, s, en, addr)
-          : d.numBlocks == 2 ? scatterFast<uint16_t, N>(c, d, s, en, addr)
-          : d.numBlocks == 1 && scatterFast<uint8_t, N>(c, d, s, en, addr))
-        return;
+    if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, true);
+    else prefetchAhead(c, d);
+    // Every lane on, dword elements at consecutive addresses (no two lanes meet): one copy.
+    if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
+      copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
+      c.spaceBytes[s.statIndex][1] += 4 * N;
+      return;
     }
-    c.beginAccesses(d, d.surface, &s);
+    if (d.numBlocks == 4 ? scatterFast<uint32_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 2 ? scatterFast<uint16_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 1 && scatterFast<uint8_t, N>(c, d, s, en, addr))
+      return;
     // Lanes in page loop order: when two lanes write one address the highest wins (E3).
     forEachLane(en, [&](unsigned i) {
       // "For 1 and 2 byte accesses the upper bytes will be ignored."
       uint32_t v = c.reg<uint32_t>(d.raw[1] + 4 * i);
-      c.write(s, addr[i], d.numBlocks, i, v);  // out of bounds: dropped (E2)
+      c.write<false>(s, addr[i], d.numBlocks, i, v);  // out of bounds: dropped (E2)
     });
-    c.endAccesses();
   }
 };
 
