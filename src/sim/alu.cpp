@@ -471,23 +471,49 @@ inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) 
 // Source lanes as 32-bit values: integers extended, F as its bits.
 template <unsigned N>
 [[gnu::always_inline]] inline void loadLanes(const Ctx& c, const DOperand& o, uint32_t* out) {
-  if (o.kind == DOperand::Kind::Imm) {
-    if (o.immPeriod == 1) {
-      const uint32_t v = ext32(o.imm[0], o.type);
+  const uint8_t* regs = c.t.regs.data();
+  switch (o.load32) {
+    case DOperand::Load32::Contig: copyFixed<4 * N>(out, regs + o.off[0]); return;
+    case DOperand::Load32::Bcast: {
+      uint32_t v;
+      std::memcpy(&v, regs + o.off[0], 4);
       for (unsigned k = 0; k < N; ++k) out[k] = v;
       return;
     }
-    for (unsigned k = 0; k < N; ++k) out[k] = ext32(o.imm[k & (o.immPeriod - 1)], o.type);  // period 4 or 8 (E20)
-    return;
+    case DOperand::Load32::Imm:
+      if constexpr (N % 8 == 0) {
+        for (unsigned k = 0; k < N; k += 8) copyFixed<32>(out + k, o.imm32.data());
+      } else {
+        for (unsigned k = 0; k < N; ++k) out[k] = o.imm32[k];
+      }
+      return;
+    case DOperand::Load32::Gen:
+      for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
+      return;
+    default: break;
   }
-  const uint8_t* regs = c.t.regs.data();
   switch (o.type) {
     case Type::UW: return loadRegLanes<N, uint16_t>(regs, o, out);
     case Type::W: return loadRegLanes<N, int16_t>(regs, o, out);
     case Type::UB: return loadRegLanes<N, uint8_t>(regs, o, out);
-    case Type::B: return loadRegLanes<N, int8_t>(regs, o, out);
-    default: return loadRegLanes<N, uint32_t>(regs, o, out);
+    default: return loadRegLanes<N, int8_t>(regs, o, out);
   }
+}
+
+// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc).
+void setLoad32(DOperand& o) {
+  if (o.kind == DOperand::Kind::Imm) {
+    o.load32 = DOperand::Load32::Imm;
+    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = ext32(o.imm[k % o.immPeriod], o.type);
+    return;
+  }
+  if (typeSize(o.type) != 4) {
+    o.load32 = DOperand::Load32::Narrow;
+    return;
+  }
+  o.load32 = o.shape == DOperand::Shape::Contig ? DOperand::Load32::Contig
+             : o.shape == DOperand::Shape::Bcast ? DOperand::Load32::Bcast
+                                                : DOperand::Load32::Gen;
 }
 
 template <unsigned N>
@@ -503,7 +529,7 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
 template <Opcode Op, bool Float, unsigned N>
 void vecAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  c.lanes += laneCountOf<N>(en);
   if (!en) return;
   uint32_t a[N], b[N], r[N];  // all sources are read before any destination is written
   loadLanes<N>(c, d.src[0], a);
@@ -514,6 +540,14 @@ void vecAlu(Ctx& c, const DInst& d) {
                                   : std::bit_cast<float>(a[k]) * std::bit_cast<float>(b[k]);
       r[k] = x != x ? 0x7fc00000u : std::bit_cast<uint32_t>(x);  // E14
     }
+  } else if constexpr (Op == Opcode::SHL || Op == Opcode::SHR) {
+    const DOperand& s1 = d.src[1];
+    if ((s1.kind == DOperand::Kind::Imm && s1.immPeriod == 1) || s1.load32 == DOperand::Load32::Bcast) {
+      const uint32_t n = b[0] & 31;  // one count for every lane: a vector shift
+      for (unsigned k = 0; k < N; ++k) r[k] = Op == Opcode::SHL ? a[k] << n : a[k] >> n;
+    } else {
+      for (unsigned k = 0; k < N; ++k) r[k] = Op == Opcode::SHL ? a[k] << (b[k] & 31) : a[k] >> (b[k] & 31);
+    }
   } else {
     for (unsigned k = 0; k < N; ++k) {
       if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
@@ -522,8 +556,6 @@ void vecAlu(Ctx& c, const DInst& d) {
       else if constexpr (Op == Opcode::OR) r[k] = a[k] | b[k];
       else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ b[k];
       else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
-      else if constexpr (Op == Opcode::SHL) r[k] = a[k] << (b[k] & 31);
-      else if constexpr (Op == Opcode::SHR) r[k] = a[k] >> (b[k] & 31);
       else r[k] = a[k];  // MOV
     }
   }
@@ -535,7 +567,7 @@ void vecAlu(Ctx& c, const DInst& d) {
 template <bool Float, unsigned N>
 void vecCmp(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  c.lanes += laneCountOf<N>(en);
   if (!en) return;
   uint32_t a[N], b[N], res = 0;
   loadLanes<N>(c, d.src[0], a);
@@ -587,7 +619,12 @@ struct CmpH {
   static constexpr Handler fn = vecCmp<Float, N>;
 };
 
-Handler pickFast(const DInst& d, Opcode op, int nsrc) {
+Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
+Handler pickFast(DInst& d, Opcode op, int nsrc) {
+  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s]);
+  return pickFastShape(d, op, nsrc);
+}
+Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;
   if (op == Opcode::CMP) {
     if (d.dst.kind != DOperand::Kind::Pred) return nullptr;

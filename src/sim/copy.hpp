@@ -3,11 +3,13 @@
 // moves do not.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <xmmintrin.h>
 #endif
 
 namespace visakit::sim {
@@ -26,6 +28,73 @@ inline void copyFixed(void* dst, const void* src) {
   std::memcpy(dst, src, Bytes);
 }
 
+// addr[i] = g + off[i] (mod 2^32), i < N.
+template <unsigned N>
+inline void addScalar(uint32_t* addr, const uint32_t* off, uint32_t g) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    const __m128i vg = _mm_set1_epi32(static_cast<int>(g));
+    for (unsigned i = 0; i < N; i += 4)
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(addr + i),
+                       _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(off + i)), vg));
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i) addr[i] = g + off[i];
+}
+
+// addr[i] == addr[0] + step * i (mod 2^32) for every i < N.
+template <unsigned N>
+inline bool isArithmetic(const uint32_t* addr, uint32_t step) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    __m128i want = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(addr[0])),
+                                 _mm_setr_epi32(0, static_cast<int>(step), static_cast<int>(2 * step), static_cast<int>(3 * step)));
+    const __m128i inc = _mm_set1_epi32(static_cast<int>(4 * step));
+    __m128i diff = _mm_setzero_si128();
+    for (unsigned i = 0; i < N; i += 4) {
+      diff = _mm_or_si128(diff, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i)), want));
+      want = _mm_add_epi32(want, inc);
+    }
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(diff, _mm_setzero_si128())) == 0xffff;
+  }
+#endif
+  uint32_t bad = 0;
+  for (unsigned i = 0; i < N; ++i) bad |= addr[i] ^ (addr[0] + step * i);
+  return bad == 0;
+}
+
+// The largest of addr[0..N) and the OR of them all.
+template <unsigned N>
+inline void maxAndOr(const uint32_t* addr, uint32_t& hi, uint32_t& any) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    // Unsigned max as a signed max of the values with the sign bit flipped.
+    const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
+    __m128i m = _mm_set1_epi32(static_cast<int>(0x80000000u)), o = _mm_setzero_si128();
+    for (unsigned i = 0; i < N; i += 4) {
+      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i));
+      o = _mm_or_si128(o, v);
+      v = _mm_xor_si128(v, flip);
+      __m128i gt = _mm_cmpgt_epi32(v, m);
+      m = _mm_or_si128(_mm_and_si128(gt, v), _mm_andnot_si128(gt, m));
+    }
+    uint32_t mv[4], ov[4];
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(mv), _mm_xor_si128(m, flip));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(ov), o);
+    hi = std::max(std::max(mv[0], mv[1]), std::max(mv[2], mv[3]));
+    any = ov[0] | ov[1] | ov[2] | ov[3];
+    return;
+  }
+#endif
+  hi = 0;
+  any = 0;
+  for (unsigned i = 0; i < N; ++i) {
+    hi = addr[i] > hi ? addr[i] : hi;
+    any |= addr[i];
+  }
+}
+
 // Stores four dwords as one 16-byte vector, so that a later 16-byte load of
 // them is forwarded from the store buffer (four 4-byte stores are not).
 inline void store4(void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
@@ -35,6 +104,27 @@ inline void store4(void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
 #else
   const uint32_t v[4] = {a, b, c, d};
   std::memcpy(dst, v, sizeof v);
+#endif
+}
+
+// Pixel-major copy of 4 channel planes: out[4i + ch] = plane ch [i], i < n
+// (n a multiple of 4), the planes `stride` dwords apart.
+inline void interleave4(uint32_t* out, const uint8_t* planes, unsigned stride, unsigned n) {
+#if defined(__SSE2__)
+  for (unsigned i = 0; i < n; i += 4) {
+    auto load = [&](unsigned ch) {
+      return _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + 4 * (ch * stride + i))));
+    };
+    __m128 r = load(0), g = load(1), b = load(2), a = load(3);
+    _MM_TRANSPOSE4_PS(r, g, b, a);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i), r);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 4), g);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 8), b);
+    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 12), a);
+  }
+#else
+  for (unsigned ch = 0; ch < 4; ++ch)
+    for (unsigned i = 0; i < n; ++i) std::memcpy(&out[4 * i + ch], planes + 4 * (ch * stride + i), 4);
 #endif
 }
 

@@ -190,6 +190,15 @@ inline unsigned laneCount(uint32_t x) {
   return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
 }
 
+// Chapter 5 "Predication": bit n = channel n of an instruction of `exec` channels.
+inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
+
+// laneCount of the ChEn of an N-channel instruction: all on is the common case.
+template <unsigned N>
+inline unsigned laneCountOf(uint32_t en) {
+  return en == execMaskBits(N) ? N : laneCount(en);
+}
+
 // Memory executors are instantiated per execution size N (exec_size), so their
 // lane loops have a fixed trip count the compiler unrolls and vectorises.
 // H::fn<N> is the handler.
@@ -215,7 +224,7 @@ inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
   const uint32_t g = scalarUD(c, d.goff);
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
-  for (unsigned i = 0; i < N; ++i) addr[i] = g + off[i];
+  addScalar<N>(addr, off, g);
 }
 
 // --check: tells the observer the element accesses of the enabled lanes
@@ -229,18 +238,20 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
 // Lanes 0..N-1 address addr[0] + step * i (mod 2^32).
 template <unsigned N>
 inline bool contiguous(const uint32_t* addr, uint32_t step) {
-  uint32_t bad = 0;
-  for (unsigned i = 0; i < N; ++i) bad |= addr[i] ^ (addr[0] + step * i);
-  return bad == 0;
+  return isArithmetic<N>(addr, step);
 }
 
 template <class T, unsigned N>
 inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
   uint32_t hi = 0, any = 0;
-  for (unsigned i = 0; i < N; ++i) {
-    uint32_t a = (en >> i) & 1 ? addr[i] : 0;
-    hi = a > hi ? a : hi;
-    any |= a;
+  if (en == execMaskBits(N)) {
+    maxAndOr<N>(addr, hi, any);
+  } else {
+    for (unsigned i = 0; i < N; ++i) {
+      uint32_t a = (en >> i) & 1 ? addr[i] : 0;
+      hi = a > hi ? a : hi;
+      any |= a;
+    }
   }
   return (any & (sizeof(T) - 1)) == 0 && uint64_t{hi} + sizeof(T) <= s.size;
 }
@@ -288,6 +299,7 @@ template <unsigned N>
   uint32_t addr[N];
   if (e.addrKind == DInst::AddrKind::Qw) copyFixed<sizeof addr>(addr, c.t.regs.data() + e.raw[0]);
   else laneAddresses<N>(c, e, addr);
+  if (contiguous<N>(addr, 4)) return;  // a stream: the hardware prefetcher follows it
   uint32_t line = ~addr[0];
   for (unsigned i = 0; i < N; ++i) {
     if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
@@ -296,9 +308,12 @@ template <unsigned N>
     else __builtin_prefetch(s.data + addr[i], 0);
   }
 }
+// Surfaces smaller than this (a typical L2) stay cached: prefetching them costs more than it saves.
+constexpr uint64_t kPrefetchMinBytes = 512 * 1024;
 [[gnu::always_inline]] inline void prefetchAhead(const Ctx& c, const DInst& d) {
   for (unsigned k = 0; k < d.numAhead; ++k) {
     const DInst& e = c.prog->code[d.ahead[k]];
+    if (c.spaces[e.surface].size < kPrefetchMinBytes) continue;
     switch (e.exec) {
       case 8: prefetchLanes<8>(c, e); break;
       case 16: prefetchLanes<16>(c, e); break;
@@ -309,7 +324,6 @@ template <unsigned N>
 }
 
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.
-inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
 inline uint32_t predMask(const Ctx& c, const DInst& d) {
   uint32_t all = execMaskBits(d.exec);
   uint32_t p = (c.t.preds[d.predId] >> d.maskOff) & all;  // PMask[n] = Pred[n + offset]

@@ -192,9 +192,26 @@ struct Shared {
 
 struct Worker {
   Ctx c;
+  ThreadCoord coord;          // of thread lastTid
+  uint32_t lastTid = kNoPc;
   Buffer slm;
   RaceShadow slmShadow;
 };
+
+// The coordinates of the next linear thread (x fastest, then y, then the group
+// ids x, y, z), as threadCoord() would give them.
+void stepCoord(const Shared& sh, ThreadCoord& t) {
+  const auto& g = sh.cfg->groups;
+  if (++t.x < sh.dims.tx) return;
+  t.x = 0;
+  if (++t.y < sh.dims.ty) return;
+  t.y = 0;
+  if (++t.gx < g[0]) return;
+  t.gx = 0;
+  if (++t.gy < g[1]) return;
+  t.gy = 0;
+  ++t.gz;
+}
 
 void runThread(Shared& sh, Worker& w, uint32_t tid) {
   Ctx& c = w.c;
@@ -203,7 +220,11 @@ void runThread(Shared& sh, Worker& w, uint32_t tid) {
   // Every variable starts at zero (the padding past them is never written).
   std::memset(t.regs.data(), 0, p.usedBytes);
   std::fill(t.preds.begin(), t.preds.end(), 0);
-  ThreadCoord tc = threadCoord(*sh.cfg, tid);
+  // Coordinates: one step from the previous thread's when they follow each other.
+  ThreadCoord& tc = w.coord;
+  if (w.lastTid != kNoPc && tid == w.lastTid + 1) stepCoord(sh, tc);
+  else tc = threadCoord(*sh.cfg, tid);
+  w.lastTid = tid;
   // Chapter 3 "Thread Organization": the thread's ids in the predefined variables
   // (laid out only when the kernel names them).
   auto setId = [&](uint32_t var, auto v) {

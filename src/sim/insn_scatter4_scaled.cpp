@@ -19,7 +19,7 @@ struct Scatter4 {
   template <unsigned N>
   static void fn(Ctx& c, const DInst& d) {
     uint32_t en = chEn(c, d);
-    c.lanes += laneCount(en);
+    c.lanes += laneCountOf<N>(en);
     if (!en) return;
     Space& s = c.spaces[d.surface];
     const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
@@ -40,8 +40,12 @@ struct Scatter4 {
         // All four channels of consecutive pixels: one run of 4 x exec dwords,
         // pixel i's channel ch from channel plane ch (a transpose; no two writes meet).
         uint32_t px[4 * N];
-        for (unsigned ch = 0; ch < 4; ++ch)
-          for (unsigned i = 0; i < N; ++i) std::memcpy(&px[4 * i + ch], src + 4 * (ch * stride + i), 4);
+        if constexpr (N % 4 == 0) {
+          interleave4(px, src, stride, N);
+        } else {
+          for (unsigned ch = 0; ch < 4; ++ch)
+            for (unsigned i = 0; i < N; ++i) std::memcpy(&px[4 * i + ch], src + 4 * (ch * stride + i), 4);
+        }
         copyOut<uint32_t, 4 * N>(s, uint64_t{dw[0]} * 4, reinterpret_cast<const uint8_t*>(px));
         c.spaceBytes[s.statIndex][1] += 16 * N;
         return;

@@ -26,7 +26,7 @@ struct Scatter {
   template <unsigned N>
   static void fn(Ctx& c, const DInst& d) {
     uint32_t en = chEn(c, d);
-    c.lanes += laneCount(en);
+    c.lanes += laneCountOf<N>(en);
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];

@@ -4,6 +4,8 @@
 // k < num_out whose channel-mask bit k is set (all for %null): URB dword
 // row*4 + k = vertex_data dword k*(GRF/4) + v ("each GRF represents an output
 // parameter, and each dword in the GRF stores the value of the corresponding vertex").
+#include <cstring>
+
 #include "sim/ctx.hpp"
 
 namespace visakit::sim {
@@ -16,23 +18,35 @@ void execUrbWrite(Ctx& c, const DInst& d) {
   Space& s = c.urb;
   const unsigned perGrf = c.prog->grfSize / 4;
   // raw: 0 Channel_mask, 1 URB_handle, 2 Per_slot_offset, 3 Vertex_data
-  if (!c.observer) {
-    // Fast path: every enabled vertex's rows in bounds (E2).
-    uint64_t row[32], hi = 0;
-    forEachLane(en, [&](unsigned v) {
-      row[v] = uint64_t{c.reg<uint32_t>(d.raw[1] + 4 * v)} + d.urbGlobal +
-               (d.rawNull[2] ? 0 : c.reg<uint32_t>(d.raw[2] + 4 * v));
-      hi = row[v] > hi ? row[v] : hi;
-    });
+  if (!c.observer && d.exec <= 8) {
+    // Fast path: every enabled vertex's rows in bounds (E2). The page allows exec 8 only.
+    const uint8_t* regs = c.t.regs.data();
+    uint32_t handle[8], pso[8] = {}, cmask[8];
+    copyFixed<sizeof handle>(handle, regs + d.raw[1]);
+    if (!d.rawNull[2]) copyFixed<sizeof pso>(pso, regs + d.raw[2]);
+    if (!d.rawNull[0]) copyFixed<sizeof cmask>(cmask, regs + d.raw[0]);
+    uint64_t row[8], hi = 0;
+    for (unsigned v = 0; v < 8; ++v) {
+      row[v] = uint64_t{handle[v]} + d.urbGlobal + pso[v];
+      hi = (en >> v) & 1 && row[v] > hi ? row[v] : hi;
+    }
     if ((hi * 4 + d.numOut) * 4 <= s.size) {
-      const uint32_t outs = (1u << d.numOut) - 1;
+      const unsigned nOut = d.numOut;
+      const uint32_t outs = (1u << nOut) - 1;
+      const uint8_t* vd = regs + d.raw[3];
       uint64_t dwords = 0;
       forEachLane(en, [&](unsigned v) {
-        uint32_t mask = (d.rawNull[0] ? 0xff : c.reg<uint32_t>(d.raw[0] + 4 * v)) & outs;
+        const uint32_t mask = (d.rawNull[0] ? 0xff : cmask[v]) & outs;
         dwords += laneCount(mask);
-        forEachLane(mask, [&](unsigned k) {
-          copyOut<uint32_t, 1>(s, (row[v] * 4 + k) * 4, c.t.regs.data() + d.raw[3] + 4 * (k * perGrf + v));
-        });
+        // Vertex v's outputs: dword k of its row from GRF k of Vertex_data.
+        uint32_t out[8];
+        for (unsigned k = 0; k < nOut; ++k) std::memcpy(&out[k], vd + 4 * (k * perGrf + v), 4);
+        uint8_t* dst = s.data + row[v] * 16;
+        if (mask == outs && s.plain) {
+          std::memcpy(dst, out, 4 * nOut);
+          return;
+        }
+        forEachLane(mask, [&](unsigned k) { atomicStore<uint32_t>(dst + 4 * k, out[k]); });
       });
       c.spaceBytes[s.statIndex][1] += dwords * 4;
       return;

@@ -33,6 +33,11 @@ struct DOperand {
   uint16_t predId = 0;         // Pred: predicate variable id
   std::array<uint32_t, 32> off{};  // Reg: byte offset of lane k in the register file
   std::array<uint64_t, 8> imm{};   // Imm: element bits
+  // The vector ALU handlers' view (alu.cpp): how lanes load as 32-bit values,
+  // and an immediate's lanes k & 7 already extended to 32 bits (E13, E20).
+  enum class Load32 : uint8_t { Narrow, Contig, Bcast, Gen, Imm };
+  Load32 load32 = Load32::Narrow;
+  std::array<uint32_t, 8> imm32{};
 };
 
 // Lane arrays for the ALU pipeline: sources are loaded into the operation's
