@@ -53,6 +53,10 @@ struct LaunchConfig {
   // copy of each). Off: the kernel runs on the bindings' bytes in place, and after
   // a failed run (max steps, interrupted) they hold whatever was written so far.
   bool transactional = false;
+  // Latency hiding: a host thread interleaves simulated threads, switching on
+  // scattered accesses to surfaces at least this large (no SLM, no --check).
+  // nullopt: the last-level cache's size, at least 8 MiB. Results do not depend on it.
+  std::optional<uint64_t> hideLatencyFromBytes;
   unsigned maxExamples = 4;              // addresses kept per finding
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).

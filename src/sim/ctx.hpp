@@ -30,6 +30,12 @@ struct ThreadState {
   uint32_t waitMin = kNoPc;
   std::array<uint32_t, 32> lanePc{};
   bool done = false;
+  // Interleaving (dispatch.cpp): the linear thread id, instructions so far, and
+  // whether the instruction at pc was deferred once already.
+  uint32_t tid = 0;
+  uint64_t steps = 0;
+  bool resumed = false;
+  const DInst* deferredBy = nullptr;  // the last instruction that yielded (its ahead list is prefetched)
 };
 
 // One element access of a memory instruction, as the observers see it.
@@ -93,6 +99,13 @@ struct Ctx {
   // statistics
   uint64_t instructions = 0, lanes = 0;
   std::vector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
+
+  // Latency hiding: when canDefer, a memory instruction with scattered
+  // addresses in a large surface may prefetch them and set `yield` instead of
+  // running; the dispatcher then runs another simulated thread and comes back
+  // to the same instruction (ThreadState::resumed), whose lines are then cached.
+  bool canDefer = false;
+  bool yield = false;
 
   // checks
   Observer* observer = nullptr;
@@ -308,8 +321,9 @@ template <unsigned N>
     else __builtin_prefetch(s.data + addr[i], 0);
   }
 }
-// Surfaces smaller than this (a typical L2) stay cached: prefetching them costs more than it saves.
-constexpr uint64_t kPrefetchMinBytes = 512 * 1024;
+// Smaller surfaces stay in the last-level cache, where out-of-order execution
+// already overlaps the misses of one instruction: prefetching them costs more than it saves.
+constexpr uint64_t kPrefetchMinBytes = 4096 * 1024;
 [[gnu::always_inline]] inline void prefetchAhead(const Ctx& c, const DInst& d) {
   for (unsigned k = 0; k < d.numAhead; ++k) {
     const DInst& e = c.prog->code[d.ahead[k]];
@@ -321,6 +335,43 @@ constexpr uint64_t kPrefetchMinBytes = 512 * 1024;
       default: break;
     }
   }
+}
+
+// Latency hiding (Ctx::canDefer): true if the instruction should yield now:
+// its N lanes (addr, in space s) are scattered over a large surface. Then the
+// lines of its own lanes and of the instructions ahead are prefetched first.
+// Surfaces at least this large are taken to live in DRAM (the last-level
+// cache's size, at least 8 MiB): only their misses are worth a thread switch.
+uint64_t deferMinBytes();
+
+inline bool coveredByDeferral(const ThreadState& t, const DInst& d) {
+  if (!t.deferredBy) return false;
+  for (unsigned k = 0; k < t.deferredBy->numAhead; ++k)
+    if (t.deferredBy->ahead[k] == d.index) return true;
+  return false;
+}
+
+template <unsigned N>
+inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_t* addr, bool write) {
+  if (c.t.resumed) {
+    c.t.resumed = false;
+    return false;
+  }
+  if (!c.canDefer || !s.dram) return false;
+  // Its lines were prefetched with the instruction that yielded before it.
+  if (coveredByDeferral(c.t, d) || contiguous<N>(addr, 4)) return false;
+  uint32_t line = ~addr[0];
+  for (unsigned i = 0; i < N; ++i) {
+    if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
+    line = addr[i];
+    if (write) __builtin_prefetch(s.data + addr[i], 1);
+    else __builtin_prefetch(s.data + addr[i], 0);
+  }
+  prefetchAhead(c, d);
+  c.t.resumed = true;
+  c.t.deferredBy = &d;
+  c.yield = true;
+  return true;
 }
 
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.

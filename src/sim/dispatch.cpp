@@ -9,6 +9,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <unistd.h>
 
 #include <fmt/format.h>
 
@@ -213,11 +214,12 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   ++t.gz;
 }
 
-void runThread(Shared& sh, Worker& w, uint32_t tid) {
+// Starts simulated thread `tid` in the current state c.t.
+void initThread(Shared& sh, Worker& w, uint32_t tid) {
   Ctx& c = w.c;
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
-  // Every variable starts at zero (the padding past them is never written).
+  // Every variable starts at zero (E29; the padding past them is never written).
   std::memset(t.regs.data(), 0, p.usedBytes);
   std::fill(t.preds.begin(), t.preds.end(), 0);
   // Coordinates: one step from the previous thread's when they follow each other.
@@ -236,50 +238,132 @@ void runThread(Shared& sh, Worker& w, uint32_t tid) {
   setId(kVarGroupY, tc.gy);
   setId(kVarGroupZ, tc.gz);
   for (const InputImage& in : sh.inputs) std::copy(in.bytes.begin(), in.bytes.end(), t.regs.begin() + in.offset);
-  c.threadId = tid;
   // E8: the first N lanes of the execution mask are on at entry.
-  const uint32_t end = static_cast<uint32_t>(p.code.size());
+  t.tid = tid;
+  t.steps = 0;
+  t.resumed = false;
   t.pc = 0;
   t.em = sh.dispatchMask;
   t.waiting = 0;
   t.waitMin = kNoPc;
-  t.done = end == 0;
+  t.done = p.code.empty();
+}
+
+// Runs the current thread c.t until it finishes (true), or yields to another
+// simulated thread (false: it continues later at the same instruction).
+bool runSlice(Shared& sh, Worker& w) {
+  Ctx& c = w.c;
+  ThreadState& t = c.t;
+  c.threadId = t.tid;
+  const Program& p = *sh.prog;
+  const uint32_t end = static_cast<uint32_t>(p.code.size());
   const uint64_t maxSteps = sh.cfg->maxSteps;
-  uint64_t steps = 0;
+  uint64_t steps = t.steps;
   const DInst* code = p.code.data();
   while (!t.done) {
     if (++steps > maxSteps) {
-      sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", tid,
+      sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
                           maxSteps, sh.k->code[t.pc].loc.line));
-      return;
+      return true;
     }
-    if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return;
+    if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
     const DInst& d = code[t.pc];
     d.fn(c, d);
+    if (c.yield) {  // deferred: not executed, so not counted
+      c.yield = false;
+      t.steps = steps - 1;
+      return false;
+    }
     if (!d.control) advance(t, t.pc + 1, end);
   }
   c.instructions += steps;
+  return true;
 }
+
+}  // namespace
+
+uint64_t deferMinBytes() {
+  static const uint64_t bytes = [] {
+    long l3 = 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+    return std::max<uint64_t>(l3 > 0 ? static_cast<uint64_t>(l3) : 0, uint64_t{8} << 20);
+  }();
+  return bytes;
+}
+
+namespace {
+
+// Simulated threads a host thread interleaves (no SLM, no --check): while one
+// waits for its scattered lines, the others run (a GPU's latency hiding).
+constexpr unsigned kInterleave = 4;
 
 void workerMain(Shared& sh, Worker& w) {
   const Dims& dm = sh.dims;
   uint64_t u = 0, last = 0;
-  while (!sh.stop.load(std::memory_order_relaxed)) {
+  auto nextUnit = [&](uint64_t& unit) {
+    if (sh.stop.load(std::memory_order_relaxed)) return false;
     if (u == last) {
       u = sh.next.fetch_add(sh.batch);
-      if (u >= sh.units) break;
+      if (u >= sh.units) {
+        u = last = 0;
+        return false;
+      }
       last = std::min(u + sh.batch, sh.units);
     }
-    const uint64_t unit = u++;
-    if (sh.unitIsGroup) {
-      // SLM: one zero-filled block per thread group.
-      if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
-      if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
-      for (uint32_t i = 0; i < dm.perGroup && !sh.stop.load(std::memory_order_relaxed); ++i)
-        runThread(sh, w, static_cast<uint32_t>(unit * dm.perGroup + i));
-    } else {
-      runThread(sh, w, static_cast<uint32_t>(unit));
+    unit = u++;
+    return true;
+  };
+  uint64_t unit = 0;
+  if (sh.unitIsGroup || w.c.observer) {
+    // One thread after another: the threads of a group in linear order (E10);
+    // with --check, threads are not interleaved either.
+    w.c.canDefer = false;
+    while (nextUnit(unit)) {
+      if (sh.unitIsGroup) {
+        // SLM: one zero-filled block per thread group.
+        if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
+        if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
+      }
+      const uint32_t n = sh.unitIsGroup ? dm.perGroup : 1;
+      const uint64_t first = sh.unitIsGroup ? unit * dm.perGroup : unit;
+      for (uint32_t i = 0; i < n && !sh.stop.load(std::memory_order_relaxed); ++i) {
+        initThread(sh, w, static_cast<uint32_t>(first + i));
+        runSlice(sh, w);
+      }
     }
+    return;
+  }
+  // Independent threads: up to kInterleave in flight, taken round robin. c.t is
+  // the running one; the others wait in `parked`.
+  std::array<ThreadState, kInterleave> parked;
+  std::array<bool, kInterleave> live{};
+  for (ThreadState& t : parked) {
+    t.regs.assign(w.c.t.regs.size(), 0);
+    t.preds.assign(w.c.t.preds.size(), 0);
+  }
+  unsigned inFlight = 0;
+  for (unsigned i = 0; i < kInterleave && nextUnit(unit); ++i) {
+    std::swap(w.c.t, parked[i]);
+    initThread(sh, w, static_cast<uint32_t>(unit));
+    std::swap(w.c.t, parked[i]);
+    live[i] = true;
+    ++inFlight;
+  }
+  for (unsigned i = 0; inFlight && !sh.stop.load(std::memory_order_relaxed); i = (i + 1) % kInterleave) {
+    if (!live[i]) continue;
+    std::swap(w.c.t, parked[i]);
+    w.c.canDefer = inFlight > 1;
+    bool done = runSlice(sh, w);
+    if (done) {
+      if (nextUnit(unit)) initThread(sh, w, static_cast<uint32_t>(unit));
+      else {
+        live[i] = false;
+        --inFlight;
+      }
+    }
+    std::swap(w.c.t, parked[i]);
   }
 }
 
@@ -417,6 +501,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     s.size = bytes.size();
     s.bound = true;
     s.plain = !prog.writesSurface[id] || jobs == 1;
+    s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
     s.statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back(surfaceDisplayName(k, id));
     // Race shadow only where the kernel writes: reads of a never-written surface cannot race.

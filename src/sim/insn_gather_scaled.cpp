@@ -32,15 +32,17 @@ struct Gather {
   template <unsigned N>
   static void fn(Ctx& c, const DInst& d) {
     uint32_t en = chEn(c, d);
-    c.lanes += laneCountOf<N>(en);
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     // "The first Exec_size elements of the operand will be used as the byte
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
+    const bool resumed = c.t.resumed;
     if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, false);
-    else prefetchAhead(c, d);
+    else if (deferScattered<N>(c, d, s, addr, false)) return;  // runs again later, its lines cached
+    else if (!resumed) prefetchAhead(c, d);
+    c.lanes += laneCountOf<N>(en);
     // Every lane on, dword elements at consecutive addresses: one copy.
     if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
       copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);

@@ -11,15 +11,18 @@ namespace {
 
 void execQwScatter(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
   if (!en) return;
   Space& s = c.spaces[d.surface];
   const uint8_t* regs = c.t.regs.data();
   if (!c.observer) {
-    prefetchAhead(c, d);
-    // Fast path: every enabled lane's blocks aligned and in bounds (E2).
     uint32_t base[32], hi = 0, any = 0;
     std::memcpy(base, regs + d.raw[0], sizeof base);
+    const bool resumed = c.t.resumed;
+    if (d.exec == 8 ? deferScattered<8>(c, d, s, base, true) : d.exec == 16 && deferScattered<16>(c, d, s, base, true))
+      return;  // runs again later, its lines cached
+    if (!resumed) prefetchAhead(c, d);
+    c.lanes += laneCount(en);
+    // Fast path: every enabled lane's blocks aligned and in bounds (E2).
     for (unsigned i = 0; i < 32; ++i) {
       uint32_t a = (en >> i) & 1 ? base[i] : 0;
       hi = a > hi ? a : hi;
@@ -33,6 +36,8 @@ void execQwScatter(Ctx& c, const DInst& d) {
       c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * 8 * d.numBlocks;
       return;
     }
+  } else {
+    c.lanes += laneCount(en);
   }
   c.beginAccesses(d, d.surface, &s);
   forEachLane(en, [&](unsigned i) {

@@ -26,13 +26,15 @@ struct Scatter {
   template <unsigned N>
   static void fn(Ctx& c, const DInst& d) {
     uint32_t en = chEn(c, d);
-    c.lanes += laneCountOf<N>(en);
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
+    const bool resumed = c.t.resumed;
     if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, true);
-    else prefetchAhead(c, d);
+    else if (deferScattered<N>(c, d, s, addr, true)) return;  // runs again later, its lines cached
+    else if (!resumed) prefetchAhead(c, d);
+    c.lanes += laneCountOf<N>(en);
     // Every lane on, dword elements at consecutive addresses (no two lanes meet): one copy.
     if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
       copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);

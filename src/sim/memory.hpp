@@ -39,6 +39,7 @@ struct Space {
   RaceShadow* shadow = nullptr;  // --check: race detector state
   bool bound = false;
   bool plain = false;  // no other host thread writes it during the launch: plain memcpy is race-free
+  bool dram = false;   // at least deferMinBytes(): its misses are worth a thread switch (ctx.hpp)
 };
 
 // E2 / the pages' "Out-of-bound Access": an element access is in bounds only

@@ -4,7 +4,10 @@
 // (no UB under the sanitizer builds).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -92,6 +95,113 @@ TEST(SimRun, ResultsDoNotDependOnJobs) {
         std::memcpy(&v, first.data() + (g * 16 + x) * 64 + 4 * i, 4);
         EXPECT_EQ(v, g * 16 + x + 4 * i);
       }
+}
+
+// Latency hiding (LaunchConfig::hideLatencyFromBytes): a host thread interleaves
+// simulated threads at scattered gathers, scatters and qw_scatters. The results
+// and statistics must not change. Each thread t handles elements [t*C/4, (t+1)*C/4):
+//   I = Idx[i] * 4; lanes with I < 0x3000 gather D = Src[Idx[i]], the others keep
+//   0xdead (E9); Dst[i] = D; Out2[Idx[i]] = D (Idx is a permutation: no two
+//   elements meet); lanes 0..7 of each 16: Out3 qword Idx[i] = D[2j] | D[2j+1] << 32.
+TEST(SimRun, InterleavedThreadsGiveTheSameResults) {
+  Module m = build(std::string(kHeader) + R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
+.decl Cur v_type=G type=ud num_elts=1 align=dword
+.decl End v_type=G type=ud num_elts=1 align=dword
+.decl Chunk v_type=G type=ud num_elts=1 align=dword
+.decl Off v_type=G type=ud num_elts=16 align=GRF
+.decl I v_type=G type=ud num_elts=16 align=GRF
+.decl Q8 v_type=G type=ud num_elts=8 align=GRF
+.decl D v_type=G type=ud num_elts=16 align=GRF
+.decl DQ v_type=G type=uq num_elts=8 alias=<D, 0>
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=1
+.decl Src v_type=T num_elts=1
+.decl Idx v_type=T num_elts=1
+.decl Dst v_type=T num_elts=1
+.decl Out2 v_type=T num_elts=1
+.decl Out3 v_type=T num_elts=1
+.input Src offset=32 size=4
+.input Idx offset=36 size=4
+.input Dst offset=40 size=4
+.input Out2 offset=44 size=4
+.input Out3 offset=48 size=4
+.input Chunk offset=52 size=4
+    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
+    mul (M1_NM, 1) Cur(0,0)<1> Tid(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    add (M1_NM, 1) End(0,0)<1> Cur(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
+LOOP:
+    gather_scaled.4 (M1, 16) Idx Cur(0,0)<0;1,0> Off.0 I.0
+    shl (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x2:ud
+    cmp.lt (M1, 16) P1 I(0,0)<1;1,0> 0x3000:ud
+    mov (M1, 16) D(0,0)<1> 0xdead:ud
+    (P1) gather_scaled.4 (M1, 16) Src 0x0:ud I.0 D.0
+    scatter_scaled.4 (M1, 16) Dst Cur(0,0)<0;1,0> Off.0 D.0
+    scatter_scaled.4 (M1, 16) Out2 0x0:ud I.0 D.0
+    shl (M1, 8) Q8(0,0)<1> I(0,0)<1;1,0> 0x1:ud
+    qw_scatter.1 (M1, 8) Out3 Q8.0 DQ.0
+    add (M1_NM, 1) Cur(0,0)<1> Cur(0,0)<0;1,0> 0x40:ud
+    cmp.lt (M1_NM, 1) P2 Cur(0,0)<0;1,0> End(0,0)<0;1,0>
+    (P2) jmp (M1, 1) LOOP
+    ret (M1, 1)
+)",
+                   64);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  constexpr uint32_t n = 4096, threads = 8, chunk = n * 4 / threads;
+  std::mt19937 rng(7);
+  std::vector<uint32_t> src(n), idx(n);
+  for (uint32_t& v : src) v = static_cast<uint32_t>(rng());
+  for (uint32_t i = 0; i < n; ++i) idx[i] = i;
+  std::shuffle(idx.begin(), idx.end(), rng);
+  auto bytesOf = [](const std::vector<uint32_t>& v) {
+    std::vector<uint8_t> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  // The reference model.
+  std::vector<uint32_t> dst(n), out2(n);
+  std::vector<uint64_t> out3(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    dst[i] = idx[i] * 4 < 0x3000 ? src[idx[i]] : 0xdead;
+    out2[idx[i]] = dst[i];
+  }
+  for (uint32_t b = 0; b < n; b += 16)
+    for (uint32_t j = 0; j < 8; ++j) out3[idx[b + j]] = dst[b + 2 * j] | uint64_t{dst[b + 2 * j + 1]} << 32;
+
+  sim::LaunchConfig cfg;
+  cfg.grfSize = 64;
+  cfg.groups = {threads, 1, 1};
+  cfg.simd = 16;
+  cfg.args = {{"Chunk", std::to_string(chunk)}};
+  std::optional<sim::Stats> first;
+  for (std::optional<uint64_t> from : {std::optional<uint64_t>{}, std::optional<uint64_t>{0}})
+    for (unsigned jobs : {1u, 2u}) {
+      cfg.hideLatencyFromBytes = from;
+      cfg.jobs = jobs;
+      std::vector<sim::SurfaceBinding> s = {{"Src", bytesOf(src)},
+                                            {"Idx", bytesOf(idx)},
+                                            {"Dst", std::vector<uint8_t>(n * 4, 0)},
+                                            {"Out2", std::vector<uint8_t>(n * 4, 0)},
+                                            {"Out3", std::vector<uint8_t>(n * 8, 0)}};
+      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(s[2].bytes, bytesOf(dst)) << "jobs " << jobs;
+      EXPECT_EQ(s[3].bytes, bytesOf(out2)) << "jobs " << jobs;
+      std::vector<uint8_t> o3(n * 8);
+      std::memcpy(o3.data(), out3.data(), o3.size());
+      EXPECT_EQ(s[4].bytes, o3) << "jobs " << jobs;
+      if (!first) first = r.stats;
+      EXPECT_EQ(r.stats.instructions, first->instructions);
+      EXPECT_EQ(r.stats.lanes, first->lanes);
+      for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
+        EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
+        EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
+      }
+    }
+  // Instructions: 6 before the loop, 13 per pass of 16 elements (n / 16 / threads passes), ret.
+  EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
 }
 
 TEST(SimRun, StatisticsCountInstructionsLanesAndBytes) {
