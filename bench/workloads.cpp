@@ -217,7 +217,7 @@ std::unique_ptr<Dataset> makeAxpy(size_t n, bool isFloat) {
   std::vector<uint8_t> y0 = isFloat ? randomFloats(n, 42) : randomWords(n, 42);
   std::vector<uint8_t> expect = y0;
   const float af = 1.5f;
-  const uint32_t ai = 3;
+  constexpr uint32_t ai = 3;
   if (isFloat) nativeAxpyFloat(af, as<float>(x), as<float>(expect), n);
   else nativeAxpyInt(ai, as<uint32_t>(x), as<uint32_t>(expect), n);
   d->surfaces = {{"X", std::move(x)}, {"Y", y0}};
@@ -225,7 +225,7 @@ std::unique_ptr<Dataset> makeAxpy(size_t n, bool isFloat) {
   if (isFloat)
     d->runNative = [n, af](Dataset& ds) { nativeAxpyFloat(af, as<float>(ds.surfaces[0].bytes), as<float>(ds.native[0]), n); };
   else
-    d->runNative = [n, ai](Dataset& ds) { nativeAxpyInt(ai, as<uint32_t>(ds.surfaces[0].bytes), as<uint32_t>(ds.native[0]), n); };
+    d->runNative = [n](Dataset& ds) { nativeAxpyInt(ai, as<uint32_t>(ds.surfaces[0].bytes), as<uint32_t>(ds.native[0]), n); };
   d->resetSim = [](Dataset& ds) { ds.surface("Y") = ds.native[1]; };
   d->compare = [](Dataset& ds, const sim::RunResult&) {
     auto& got = ds.surface("Y");

@@ -54,14 +54,49 @@ class Out {
   std::vector<uint8_t>& b_;
 };
 
-uint16_t regionBits(const Region& r) {
+// Writes little-endian values at a pointer into a buffer with room for them.
+struct RawOut {
+  uint8_t* p;
+  void u8(uint64_t v) { *p++ = static_cast<uint8_t>(v); }
+  void u16(uint64_t v) { le<2>(v); }
+  void u32(uint64_t v) { le<4>(v); }
+  void u64(uint64_t v) { le<8>(v); }
+  template <int N>
+  void le(uint64_t v) {
+    for (int i = 0; i < N; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+    p += N;
+  }
+};
+
+// Upper bound of one encoded instruction: the opcode, then at most 10 bytes per
+// field (an immediate: tag, type, 8 value bytes).
+constexpr size_t kMaxInstrBytes = 1 + kMaxFields * 10;
+
+// Per-byte lookups derived once from the ISA tables: region value -> code
+// (chapter 5 "General Operands"; kRegionNull and invalid values -> 0), and
+// type code -> size.
+struct EncodeTables {
+  std::array<uint8_t, 256> regionCode{};
+  std::array<uint8_t, kNumTypes> typeSize{};
+};
+const EncodeTables& encodeTables() {
+  static const EncodeTables t = [] {
+    EncodeTables e;
+    for (unsigned v = 0; v < 256; ++v)
+      e.regionCode[v] = v == kRegionNull ? 0 : regionCode(v).value_or(0);
+    for (int i = 0; i < kNumTypes; ++i) e.typeSize[i] = static_cast<uint8_t>(typeSize(static_cast<Type>(i)));
+    return e;
+  }();
+  return t;
+}
+
+uint16_t regionBits(const EncodeTables& t, const Region& r) {
   // Chapter 5 "General Operands": vs bits 0-3, width bits 4-7, hs bits 8-11; code 0 = absent.
-  auto code = [](uint8_t v) -> unsigned { return v == kRegionNull ? 0u : regionCode(v).value_or(0); };
-  return static_cast<uint16_t>(code(r.vs) | code(r.w) << 4 | code(r.hs) << 8);
+  return static_cast<uint16_t>(t.regionCode[r.vs] | t.regionCode[r.w] << 4 | t.regionCode[r.hs] << 8);
 }
 
 // A vector operand (igc-dialect.md §2.4): tag = class | modifier << 3, then the class's bytes.
-void putVector(Out& o, const Operand& op, bool dst, bool sat) {
+[[gnu::always_inline]] inline void putVector(const EncodeTables& t, RawOut& o, const Operand& op, bool dst, bool sat) {
   unsigned mod = static_cast<unsigned>(op.mod) & 7;
   if (dst && sat) mod = kModSat;  // .sat is modifier 4 on the destination tag
   switch (op.kind) {
@@ -73,7 +108,7 @@ void putVector(Out& o, const Operand& op, bool dst, bool sat) {
       o.u8(kClassImmediate | mod << 3);
       o.u8(static_cast<uint8_t>(op.type));
       // Chapter 4 "Immediate Constants": one dword, two for DF, Q and UQ.
-      if (typeSize(op.type) == 8) o.u64(op.value);
+      if (t.typeSize[static_cast<unsigned>(op.type) & 15] == 8) o.u64(op.value);
       else o.u32(op.value);
       return;
     default:  // General (anything else is not valid IR; written as a general operand)
@@ -81,13 +116,15 @@ void putVector(Out& o, const Operand& op, bool dst, bool sat) {
       o.u32(op.kind == Operand::Kind::General ? op.id : 0);
       o.u8(op.row);
       o.u8(op.col);
-      o.u16(regionBits(op.region));
+      o.u16(regionBits(t, op.region));
   }
 }
 
-void encodeInto(const Instruction& inst, Out& o) {
+// Encodes `inst` at `at`, which has room for kMaxInstrBytes; returns the bytes written.
+size_t encodeAt(const EncodeTables& t, const Instruction& inst, uint8_t* at) {
   const InstrDesc* d = lookup(inst.op);
-  if (!d) return;
+  if (!d) return 0;
+  RawOut o{at};
   o.u8(static_cast<uint8_t>(inst.op));
   for (int i = 0; i < d->numFields; ++i) {
     const Operand& op = inst.f[i];
@@ -113,10 +150,31 @@ void encodeInto(const Instruction& inst, Out& o) {
       case FieldKind::Label: o.u16(op.id); break;
       case FieldKind::VecDst:
       case FieldKind::CmpDst:
-      case FieldKind::PredDst: putVector(o, op, true, inst.sat); break;
-      case FieldKind::VecSrc: putVector(o, op, false, false); break;
+      case FieldKind::PredDst: putVector(t, o, op, true, inst.sat); break;
+      case FieldKind::VecSrc: putVector(t, o, op, false, false); break;
     }
   }
+  return static_cast<size_t>(o.p - at);
+}
+
+void encodeInto(const Instruction& inst, Out& o) {
+  uint8_t tmp[kMaxInstrBytes];
+  size_t n = encodeAt(encodeTables(), inst, tmp);
+  o.bytes(std::string_view(reinterpret_cast<const char*>(tmp), n));
+}
+
+// Appends the encoding of every instruction of `code` to `b`.
+void encodeCode(const std::vector<Instruction>& code, std::vector<uint8_t>& b) {
+  const EncodeTables& t = encodeTables();
+  size_t pos = b.size();
+  // Room is made ahead, at least kMaxInstrBytes for the next instruction;
+  // the buffer is cut to size at the end.
+  b.resize(pos + code.size() * 16 + kMaxInstrBytes);
+  for (const Instruction& inst : code) {
+    if (b.size() - pos < kMaxInstrBytes) b.resize(2 * b.size());
+    pos += encodeAt(t, inst, b.data() + pos);
+  }
+  b.resize(pos);
 }
 
 // The string pool in the order Intel's writer filled it (igc-dialect.md §2.3):
@@ -278,7 +336,7 @@ Object writeObject(const Kernel& k) {
   o.u16(k.attrs.size());
   for (size_t i = 0; i < k.attrs.size(); ++i) putAttr(o, kattrIdx[i], k.attrs[i], true);
   size_t entry = o.size();
-  for (const Instruction& inst : k.code) encodeInto(inst, o);
+  encodeCode(k.code, obj.bytes);
   o.patch32(sizeAt, o.size() - entry);
   o.patch32(sizeAt + 4, entry);
   return obj;

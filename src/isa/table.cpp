@@ -125,18 +125,26 @@ constexpr const char* kPredefSurfaces[kNumPredefSurfaces] = {"%slm", "T1", "T2",
 
 }  // namespace
 
+// s == c, inline: names are short, a memcmp / strlen call costs more than the compare.
+static bool equalsCStr(std::string_view s, const char* c) {
+  for (char x : s)
+    if (*c == '\0' || *c++ != x) return false;
+  return *c == '\0';
+}
+
 unsigned typeSize(Type t) { return kTypes[static_cast<unsigned>(t) & 15].size; }
 std::string_view typeName(Type t) { return kTypes[static_cast<unsigned>(t) & 15].name; }
 std::optional<Type> parseTypeName(std::string_view s) {
-  // Case-insensitive compare with the lowercase names, without a lowered copy.
-  auto eq = [&](std::string_view n) {
-    if (n.size() != s.size()) return false;
-    for (size_t j = 0; j < n.size(); ++j)
-      if (std::tolower(static_cast<unsigned char>(s[j])) != n[j]) return false;
-    return true;
-  };
+  // Case-insensitive: the name lowered (at most 4 letters) against the lowercase names.
+  if (s.empty() || s.size() > 4) return std::nullopt;
+  char low[4];
+  for (size_t j = 0; j < s.size(); ++j) {
+    char c = s[j];
+    low[j] = c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
+  }
+  std::string_view l(low, s.size());
   for (int i = 0; i < kNumTypes; ++i)
-    if (eq(kTypes[i].name)) return static_cast<Type>(i);
+    if (equalsCStr(l, kTypes[i].name)) return static_cast<Type>(i);
   return std::nullopt;
 }
 bool isFloat(Type t) { return t == Type::F || t == Type::DF || t == Type::HF || t == Type::BF || t == Type::VF; }
@@ -231,9 +239,45 @@ const InstrDesc* lookup(uint8_t opcode) {
   return byOp[opcode];
 }
 const InstrDesc* lookup(Opcode op) { return lookup(static_cast<uint8_t>(op)); }
+namespace {
+// Open-addressing index of both spellings of every mnemonic, built once. The
+// first table row with a spelling wins, as a scan of the table would find it.
+constexpr size_t kMnemonicSlots = 128;
+size_t mnemonicHash(std::string_view m) {
+  auto c = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(m[i])); };
+  return (m.size() * 31 + c(0) * 7 + c(m.size() - 1) * 13 + c(m.size() / 2)) & (kMnemonicSlots - 1);
+}
+struct MnemonicSlot {
+  std::string_view name;
+  const InstrDesc* desc = nullptr;
+};
+const std::array<MnemonicSlot, kMnemonicSlots>& mnemonicIndex() {
+  static const std::array<MnemonicSlot, kMnemonicSlots> index = [] {
+    std::array<MnemonicSlot, kMnemonicSlots> a{};
+    auto add = [&](std::string_view n, const InstrDesc* d) {
+      for (size_t h = mnemonicHash(n);; h = (h + 1) & (kMnemonicSlots - 1)) {
+        if (!a[h].desc) {
+          a[h] = {n, d};
+          return;
+        }
+        if (a[h].name == n) return;
+      }
+    };
+    for (const auto& d : kTable) {
+      add(d.mnemonic, &d);
+      add(d.pageMnemonic, &d);
+    }
+    return a;
+  }();
+  return index;
+}
+}  // namespace
+
 const InstrDesc* lookupMnemonic(std::string_view m) {
-  for (const auto& d : kTable)
-    if (m == d.mnemonic || m == d.pageMnemonic) return &d;
+  if (m.empty()) return nullptr;
+  const auto& index = mnemonicIndex();
+  for (size_t h = mnemonicHash(m); index[h].desc; h = (h + 1) & (kMnemonicSlots - 1))
+    if (index[h].name == m) return index[h].desc;
   return nullptr;
 }
 
@@ -243,7 +287,7 @@ constexpr const char* kRelOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
 std::string_view relOpName(unsigned r) { return r < 6 ? kRelOps[r] : "?"; }
 std::optional<unsigned> parseRelOp(std::string_view s) {
   for (unsigned i = 0; i < 6; ++i)
-    if (s == kRelOps[i]) return i;
+    if (equalsCStr(s, kRelOps[i])) return i;
   return std::nullopt;
 }
 

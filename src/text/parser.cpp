@@ -2,13 +2,14 @@
 // (igc-dialect.md §1; chapter 8). Operands are parsed field by field as the
 // instruction table describes them. Every error of the file is reported: on
 // an error the rest of the line is skipped.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
-#include <unordered_map>
 
 #include <fmt/format.h>
 
+#include "support/memory.hpp"
 #include "text/lexer.hpp"
 #include "visakit/visakit.hpp"
 
@@ -26,15 +27,105 @@ struct Sym {
   uint32_t id;
 };
 
+// Name -> value hash map (open addressing). Keys are views of the source text,
+// which outlives the parser.
+template <class V>
+class NameMap {
+ public:
+  const V* find(std::string_view k) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t h = hash(k) & mask_;; h = (h + 1) & mask_) {
+      const Slot& sl = slots_[h];
+      if (!sl.key.data()) return nullptr;
+      if (same(sl.key, k)) return &sl.val;
+    }
+  }
+  // Adds k -> v unless k is present; the stored value and whether it was added.
+  std::pair<V*, bool> insert(std::string_view k, V v) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    size_t h = hash(k) & mask_;
+    for (; slots_[h].key.data(); h = (h + 1) & mask_)
+      if (same(slots_[h].key, k)) return {&slots_[h].val, false};
+    slots_[h] = {k, v};
+    ++count_;
+    return {&slots_[h].val, true};
+  }
+  size_t size() const { return count_; }
+  void clear() {
+    slots_ = {};
+    count_ = 0;
+    mask_ = 0;
+  }
+
+ private:
+  struct Slot {
+    std::string_view key;  // data() == nullptr: empty
+    V val{};
+  };
+  std::vector<Slot> slots_;
+  size_t count_ = 0, mask_ = 0;
+
+  static bool same(std::string_view a, std::string_view b) {  // inline: names are short
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (a[i] != b[i]) return false;
+    return true;
+  }
+  static size_t hash(std::string_view k) {
+    uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+    for (char c : k) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ull;
+    return static_cast<size_t>(h ^ (h >> 29));
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 16 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& sl : old)
+      if (sl.key.data()) {
+        size_t h = hash(sl.key) & mask_;
+        while (slots_[h].key.data()) h = (h + 1) & mask_;
+        slots_[h] = sl;
+      }
+  }
+};
+
+// What the parser needs of an instruction's row, computed once per row.
+struct ParseInfo {
+  int8_t textField[kMaxFields];  // field index of each text operand
+  int8_t numText = 0;
+  int8_t suffixField = -1;       // RelOp / NumBlocks / ChannelMask field (the last one)
+  bool hasPred = false, hasExec = false;
+};
+
+const ParseInfo& parseInfo(const InstrDesc& d) {
+  static const std::vector<ParseInfo> infos = [] {
+    std::vector<ParseInfo> v;
+    for (const InstrDesc& r : instructionTable()) {
+      ParseInfo pi;
+      pi.numText = static_cast<int8_t>(r.numTextOperands());
+      for (int p = 0; p < pi.numText; ++p) pi.textField[p] = static_cast<int8_t>(r.atTextPos(p));
+      for (int i = 0; i < r.numFields; ++i) {
+        FieldKind k = r.fields[i].kind;
+        if (k == FieldKind::RelOp || k == FieldKind::NumBlocks || k == FieldKind::ChannelMask) pi.suffixField = static_cast<int8_t>(i);
+      }
+      pi.hasPred = r.find(FieldKind::Pred) >= 0;
+      pi.hasExec = r.find(FieldKind::ExecSize) >= 0;
+      v.push_back(pi);
+    }
+    return v;
+  }();
+  return infos[static_cast<size_t>(&d - instructionTable().data())];
+}
+
 class Parser {
  public:
-  Parser(std::string_view src, Diagnostics& d, const Options& o) : diags_(d), opts_(o) {
+  Parser(std::string_view src, Diagnostics& d, const Options& o) : src_(src), lexer_(src, d), diags_(d), opts_(o) {
     if (src.size() > o.limits.maxFileBytes) {
       d.error({}, fmt::format("input is {} bytes, over the limit of {} (--max-file-size)", src.size(), o.limits.maxFileBytes));
       tooBig_ = true;
       return;
     }
-    toks_ = text::lex(src, d);
+    setLine(lexer_.line());
   }
 
   std::optional<Module> run(Module* partial) {
@@ -42,7 +133,7 @@ class Parser {
     bool versionSeen = false;
     while (peek().kind != Tok::End) {
       if (peek().kind == Tok::Newline) {
-        ++p_;
+        nextLine();
         continue;
       }
       try {
@@ -63,6 +154,10 @@ class Parser {
     }
     finishKernel();
     if (!versionSeen) error(peek().loc, "expected '.version' directive");
+    // The whole file is lexed first in effect: every lexical error is
+    // reported, before the parse errors.
+    while (last_->kind != Tok::End) setLine(lexer_.line());
+    for (auto& [loc, msg] : pending_) diags_.error(loc, std::move(msg));
     if (diags_.hasErrors()) {
       if (partial) *partial = std::move(mod_);
       return std::nullopt;
@@ -71,63 +166,86 @@ class Parser {
   }
 
  private:
-  std::vector<Token> toks_;
+  std::string_view src_;
+  text::Lexer lexer_;
+  // The current line's tokens (the lexer's buffer): the current one and the
+  // last one, the line's Newline / End.
+  const Token* cur_ = nullptr;
+  const Token* last_ = nullptr;
+  Token lineEnd_;  // next()'s copy of a Newline it moved past
   bool tooBig_ = false;
-  size_t p_ = 0;
   Diagnostics& diags_;
+  std::vector<std::pair<SrcLoc, std::string>> pending_;  // parse errors, reported after the lexical ones
   Options opts_;
   Module mod_;
   Kernel* k_ = nullptr;
-  struct NameHash {  // heterogeneous lookup: no std::string per operand
-    using is_transparent = void;
-    size_t operator()(std::string_view v) const { return std::hash<std::string_view>{}(v); }
-  };
-  std::unordered_map<std::string, Sym, NameHash, std::equal_to<>> syms_;
-  std::unordered_map<std::string, uint32_t> labels_;
+  NameMap<Sym> syms_;
+  NameMap<uint32_t> labels_;
 
   // ---- token helpers ----
-  const Token& peek(size_t o = 0) const {
-    size_t i = p_ + o;
-    return i < toks_.size() ? toks_[i] : toks_.back();
-  }
+  // Lookahead never needs to pass the end of the line: every peek(o) follows
+  // checks that the tokens before it are not the line's end.
+  const Token& peek() const { return *cur_; }
+  const Token& peek(size_t o) const { return o <= static_cast<size_t>(last_ - cur_) ? cur_[o] : *last_; }
   const Token& next() {
-    const Token& t = peek();
-    if (p_ < toks_.size() - 1) ++p_;
-    return t;
+    const Token* t = cur_;
+    if (t != last_) {
+      ++cur_;
+      return *t;
+    }
+    if (t->kind == Tok::Newline) {  // not reached: statements never consume their Newline
+      lineEnd_ = *t;
+      nextLine();
+      return lineEnd_;
+    }
+    return *t;
   }
-  bool atEol() const { return peek().kind == Tok::Newline || peek().kind == Tok::End; }
-  void skipLine() {
-    while (!atEol()) ++p_;
+  void setLine(std::span<const Token> toks) {
+    cur_ = toks.data();
+    last_ = &toks.back();
   }
-  [[noreturn]] void fail(const Token& t, const std::string& msg) {
+  // Moves past the current line's Newline: lexes the next line.
+  void nextLine() { setLine(lexer_.line()); }
+  bool atEol() const { return cur_ == last_; }  // Newline and End only end lines
+  void skipLine() { cur_ = last_; }
+  [[noreturn, gnu::cold, gnu::noinline]] void fail(const Token& t, const std::string& msg) {
     error(t.loc, msg);
     throw ParseError{};
   }
-  void error(SrcLoc loc, std::string msg) { diags_.error(loc, std::move(msg)); }
-  [[noreturn]] void limit(const Token& t, const std::string& msg) {
+  void error(SrcLoc loc, std::string msg) { pending_.emplace_back(loc, std::move(msg)); }
+  [[noreturn, gnu::cold, gnu::noinline]] void limit(const Token& t, const std::string& msg) {
     error(t.loc, msg);
     throw LimitError{};
   }
+  // The expect* helpers: the token is never the line's last one when it matches.
   void expectPunct(char c, std::string_view what) {
-    if (!peek().is(c)) fail(peek(), fmt::format("expected '{}' {}, found {}", c, what, text::describe(peek())));
-    next();
+    if (!cur_->is(c)) [[unlikely]] failExpected(c, what);
+    ++cur_;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void failExpected(char c, std::string_view what) {
+    fail(peek(), fmt::format("expected '{}' {}, found {}", c, what, text::describe(peek())));
   }
   const Token& expectIdent(std::string_view what) {
-    if (peek().kind != Tok::Ident) fail(peek(), fmt::format("expected {}, found {}", what, text::describe(peek())));
-    return next();
+    if (cur_->kind != Tok::Ident) [[unlikely]] failExpected(what);
+    return *cur_++;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void failExpected(std::string_view what) {
+    fail(peek(), fmt::format("expected {}, found {}", what, text::describe(peek())));
   }
   uint64_t expectInt(std::string_view what, uint64_t max) {
     bool neg = false;
-    if (peek().is('-')) {
-      next();
+    if (cur_->is('-')) {
+      ++cur_;
       neg = true;
     }
-    const Token& t = peek();
-    if (t.kind != Tok::Int) fail(t, fmt::format("expected {}, found {}", what, text::describe(t)));
-    next();
-    if (neg || t.intVal > max)
-      fail(t, fmt::format("{} must be in the range [0, {}], found {}{}", what, max, neg ? "-" : "", t.text));
+    const Token& t = *cur_;
+    if (t.kind != Tok::Int) [[unlikely]] failExpected(what);
+    ++cur_;
+    if (neg || t.intVal > max) [[unlikely]] failRange(t, what, max, neg);
     return t.intVal;
+  }
+  [[noreturn, gnu::cold, gnu::noinline]] void failRange(const Token& t, std::string_view what, uint64_t max, bool neg) {
+    fail(t, fmt::format("{} must be in the range [0, {}], found {}{}", what, max, neg ? "-" : "", t.text));
   }
   void expectEol() {
     if (!atEol()) fail(peek(), fmt::format("unexpected {} at end of statement", text::describe(peek())));
@@ -209,14 +327,17 @@ class Parser {
     }
   }
 
-  void finishKernel() { k_ = nullptr; }
+  void finishKernel() {
+    // Give back what growCode over-estimated.
+    if (k_ && k_->code.capacity() >= 4096 && k_->code.capacity() > 2 * k_->code.size()) k_->code.shrink_to_fit();
+    k_ = nullptr;
+  }
 
   void define(const Token& name, Sym s) {
     if (syms_.size() >= opts_.limits.maxVars)
       limit(name, fmt::format("more than {} declarations in kernel '{}' (--max-vars)", opts_.limits.maxVars, k_->name));
-    std::string key(name.text);
-    if (syms_.count(key) || predefVarByName(key)) fail(name, fmt::format("redeclaration of '{}'", key));
-    syms_.emplace(std::move(key), s);
+    if (syms_.find(name.text) || predefVarByName(name.text)) fail(name, fmt::format("redeclaration of '{}'", name.text));
+    syms_.insert(name.text, s);
   }
 
   std::vector<Attribute> attrList() {
@@ -359,15 +480,15 @@ class Parser {
     Input in;
     in.loc = name.loc;
     if (dir.starts_with("implicit_")) in.implicitKind = 1;
-    auto it = syms_.find(name.text);
-    if (it == syms_.end()) fail(name, fmt::format("use of undeclared variable '{}'", name.text));
-    switch (it->second.kind) {
+    const Sym* it = syms_.find(name.text);
+    if (!it) fail(name, fmt::format("use of undeclared variable '{}'", name.text));
+    switch (it->kind) {
       case Sym::Kind::Gen: in.cls = Input::Class::General; break;
       case Sym::Kind::Sampler: in.cls = Input::Class::Sampler; break;
       case Sym::Kind::Surface: in.cls = Input::Class::Surface; break;
       default: fail(name, fmt::format("'{}' cannot be a kernel input (only general, sampler and surface variables)", name.text));
     }
-    in.id = it->second.id;
+    in.id = it->id;
     bool haveSize = false;
     while (!atEol()) {
       const Token& key = expectIdent("'offset=' or 'size='");
@@ -394,14 +515,14 @@ class Parser {
   }
 
   uint32_t labelId(const Token& t) {
-    auto [it, fresh] = labels_.emplace(std::string(t.text), static_cast<uint32_t>(k_->labels.size()));
+    auto [id, fresh] = labels_.insert(t.text, static_cast<uint32_t>(k_->labels.size()));
     if (fresh) {
       LabelDecl l;
       l.name = std::string(t.text);
       l.loc = t.loc;
       k_->labels.push_back(std::move(l));
     }
-    return it->second;
+    return *id;
   }
 
   void labelDef() {
@@ -424,12 +545,31 @@ class Parser {
 
   // ---- instructions ----
   void instruction() {
-    Instruction inst;
-    const Token& first = peek();
-    needKernel(first);
+    needKernel(peek());
+    std::vector<Instruction>& code = k_->code;
+    if (code.size() >= opts_.limits.maxInstructions) {  // its errors first, then the limit's
+      Instruction inst;
+      const Token& mn = instructionInto(inst);
+      pushInstruction(inst, mn);
+      return;
+    }
+    // Parsed in place: no copy of the instruction.
+    if (code.size() == code.capacity() && code.size() >= 1024) growCode(code);
+    static const Instruction kBlank{};
+    Instruction& inst = code.emplace_back(kBlank);  // a copy: cheaper than member-wise initialization
+    try {
+      instructionInto(inst);
+    } catch (...) {
+      code.pop_back();
+      throw;
+    }
+  }
+
+  // Parses the instruction statement into `inst` (default-initialized); returns the mnemonic.
+  const Token& instructionInto(Instruction& inst) {
     bool hasPred = false;
     SrcLoc predLoc;
-    if (first.is('(')) {
+    if (peek().is('(')) {
       next();
       predLoc = peek().loc;
       if (peek().is('!')) {
@@ -453,37 +593,75 @@ class Parser {
     next();
     const InstrDesc* desc = lookupMnemonic(mn.text);
     if (!desc || desc->op == Opcode::LABEL) fail(mn, fmt::format("unknown instruction '{}'", mn.text));
+    const ParseInfo& info = parseInfo(*desc);
     inst.op = desc->op;
     inst.loc = mn.loc;
-    if (hasPred && desc->find(FieldKind::Pred) < 0) {
+    if (hasPred && !info.hasPred) {
       error(predLoc, fmt::format("'{}' cannot be predicated", desc->mnemonic));
       throw ParseError{};
     }
-    suffixes(*desc, inst, mn);
-    if (desc->find(FieldKind::ExecSize) >= 0) execSize(inst);
-    const int numText = desc->numTextOperands();
+    if (info.suffixField >= 0 || peek().is('.')) suffixes(*desc, info.suffixField, inst, mn);
+    if (info.hasExec) execSize(inst);
+    const int numText = info.numText;
     for (int pos = 0; pos < numText; ++pos) {
-      int fi = desc->atTextPos(pos);
+      int fi = info.textField[pos];
       if (atEol())
         fail(peek(), fmt::format("missing operand '{}' of '{}' (expected {} operands)", desc->fields[fi].name,
                                  desc->mnemonic, numText));
-      inst.f[fi] = operand(desc->fields[fi]);
+      operand(desc->fields[fi], inst.f[fi]);
     }
-    pushInstruction(inst, mn);
+    return mn;
   }
 
   void pushInstruction(const Instruction& inst, const Token& at) {
-    if (k_->code.size() >= opts_.limits.maxInstructions)
+    std::vector<Instruction>& code = k_->code;
+    if (code.size() >= opts_.limits.maxInstructions)
       limit(at, fmt::format("more than {} instructions in kernel '{}' (--max-instructions)", opts_.limits.maxInstructions, k_->name));
-    k_->code.push_back(inst);
+    if (code.size() == code.capacity() && code.size() >= 1024) growCode(code);
+    code.push_back(inst);
   }
 
-  void suffixes(const InstrDesc& d, Instruction& inst, const Token& mn) {
-    int suffixField = -1;
-    for (int i = 0; i < d.numFields; ++i) {
-      FieldKind k = d.fields[i].kind;
-      if (k == FieldKind::RelOp || k == FieldKind::NumBlocks || k == FieldKind::ChannelMask) suffixField = i;
+  // A big kernel's code grows to about its final size in one step (the lines
+  // left in the kernel that may hold an instruction, at most 128 times the
+  // current size) rather than by doubling, which copies and over-allocates.
+  // Reserved pages are not touched unless used; finishKernel gives back an
+  // over-estimate.
+  void growCode(std::vector<Instruction>& code) {
+    // + 1: the instruction being added, on the current line.
+    size_t want = code.size() + 1 + instructionLinesAhead(src_, lexer_.offset(), code.size() * 128);
+    want = std::min<size_t>(want, opts_.limits.maxInstructions);
+    if (want <= code.capacity() * 2) return;
+    std::vector<Instruction> fresh;
+    fresh.reserve(want);
+    adviseHugePages(fresh.data(), want * sizeof(Instruction));  // before the pages are touched
+    fresh.insert(fresh.end(), code.begin(), code.end());
+    code.swap(fresh);
+  }
+
+  // Lines from `pos` up to the next kernel or function directive whose first
+  // character is not '.' or '/' (an estimate; counting stops at `max`).
+  static size_t instructionLinesAhead(std::string_view s, size_t pos, size_t max) {
+    size_t n = 0;
+    while (pos < s.size() && n < max) {
+      size_t end = s.find('\n', pos);
+      if (end == std::string_view::npos) end = s.size();
+      while (pos < end && (s[pos] == ' ' || s[pos] == '\t' || s[pos] == '\r')) ++pos;
+      if (pos < end) {
+        if (s[pos] == '.') {
+          std::string_view d = s.substr(pos + 1, end - pos - 1);
+          if ((d.starts_with("kernel") && !d.starts_with("kernel_attr")) || d.starts_with("function") ||
+              d.starts_with("global_function"))
+            break;
+        } else if (s[pos] != '/') {
+          ++n;
+        }
+      }
+      pos = end + 1;
     }
+    return n;
+  }
+
+  void suffixes(const InstrDesc& d, int suffixField, Instruction& inst, const Token& mn) {
     bool gotSuffix = false;
     while (peek().is('.')) {
       next();
@@ -543,37 +721,39 @@ class Parser {
     const Token& n = peek();
     if (n.kind != Tok::Int) fail(n, fmt::format("expected execution size, found {}", text::describe(n)));
     next();
-    auto code = execCodeFromSize(static_cast<unsigned>(n.intVal > 64 ? 0 : n.intVal));
-    if (!code || n.intVal > 64) fail(n, fmt::format("invalid execution size {} (expected 1, 2, 4, 8, 16 or 32)", n.text));
+    const uint64_t size = n.intVal;
+    if (size == 0 || size > 32 || (size & (size - 1)) != 0)  // 1, 2, 4, 8, 16 or 32
+      fail(n, fmt::format("invalid execution size {} (expected 1, 2, 4, 8, 16 or 32)", n.text));
     expectPunct(')', "to end the execution size");
-    inst.execCode = static_cast<uint8_t>(*code);
+    inst.execCode = static_cast<uint8_t>(std::countr_zero(size));
     inst.emask = emask;
   }
 
   Sym lookupSym(const Token& t) {
-    auto it = syms_.find(t.text);
-    if (it == syms_.end()) fail(t, fmt::format("use of undeclared variable '{}'", t.text));
-    return it->second;
+    const Sym* it = syms_.find(t.text);
+    if (!it) fail(t, fmt::format("use of undeclared variable '{}'", t.text));
+    return *it;
   }
 
-  uint32_t resolveGeneral(const Token& t) {
-    if (auto p = predefVarByName(t.text)) return *p;
-    auto it = syms_.find(t.text);
-    if (it == syms_.end()) {
-      // Parse-mode names of predefined variables: V0..V31.
-      if (t.text.size() > 1 && t.text[0] == 'V') {
-        unsigned n = 0;
-        bool digits = true;
-        for (char c : t.text.substr(1)) {
-          if (c < '0' || c > '9' || n > 1000) digits = false;
-          else n = n * 10 + static_cast<unsigned>(c - '0');
-        }
-        if (digits && predefVar(n)) return n;
-      }
-      fail(t, fmt::format("use of undeclared variable '{}'", t.text));
+  uint32_t resolveGeneral(const Token& t) { return resolveGeneral(t, syms_.find(t.text)); }
+  // `it`: the name's symbol (nullptr if none). Predefined names are never symbols.
+  uint32_t resolveGeneral(const Token& t, const Sym* it) {
+    if (it) {
+      if (it->kind != Sym::Kind::Gen) fail(t, fmt::format("'{}' is not a general variable", t.text));
+      return it->id;
     }
-    if (it->second.kind != Sym::Kind::Gen) fail(t, fmt::format("'{}' is not a general variable", t.text));
-    return it->second.id;
+    if (auto p = predefVarByName(t.text)) return *p;
+    // Parse-mode names of predefined variables: V0..V31.
+    if (t.text.size() > 1 && t.text[0] == 'V') {
+      unsigned n = 0;
+      bool digits = true;
+      for (char c : t.text.substr(1)) {
+        if (c < '0' || c > '9' || n > 1000) digits = false;
+        else n = n * 10 + static_cast<unsigned>(c - '0');
+      }
+      if (digits && predefVar(n)) return n;
+    }
+    fail(t, fmt::format("use of undeclared variable '{}'", t.text));
   }
 
   uint32_t resolvePred(const Token& t) {
@@ -583,10 +763,9 @@ class Parser {
   }
 
   uint32_t resolveSurface(const Token& t) {
-    auto it = syms_.find(t.text);
-    if (it != syms_.end()) {
-      if (it->second.kind != Sym::Kind::Surface) fail(t, fmt::format("'{}' is not a surface variable", t.text));
-      return it->second.id;
+    if (const Sym* it = syms_.find(t.text)) {
+      if (it->kind != Sym::Kind::Surface) fail(t, fmt::format("'{}' is not a surface variable", t.text));
+      return it->id;
     }
     if (auto p = predefSurfaceByName(t.text)) return *p;
     // T<id>: the name IGC's printer gives every surface.
@@ -609,7 +788,7 @@ class Parser {
       const Token& t = peek();
       if (t.kind != Tok::Int) fail(t, fmt::format("expected {}, found {}", what, text::describe(t)));
       next();
-      if (t.intVal > 32 || !regionCode(static_cast<unsigned>(t.intVal)))
+      if (t.intVal > 32 || (t.intVal & (t.intVal - 1)) != 0)  // 0, 1, 2, 4, 8, 16 or 32
         fail(t, fmt::format("invalid {} {} (expected 0, 1, 2, 4, 8, 16 or 32)", what, t.text));
       return static_cast<uint8_t>(t.intVal);
     };
@@ -626,10 +805,10 @@ class Parser {
     return r;
   }
 
-  Operand general(const Token& name, bool dst) {
-    Operand o;
+  // The operand parsers fill `o`, a default-initialized operand.
+  void general(const Token& name, const Sym* sym, bool dst, Operand& o) {
     o.kind = Operand::Kind::General;
-    o.id = resolveGeneral(name);
+    o.id = resolveGeneral(name, sym);
     o.loc = name.loc;
     if (peek().is('(')) {
       next();
@@ -639,11 +818,9 @@ class Parser {
       expectPunct(')', "after the column offset");
     }
     o.region = region(dst);
-    return o;
   }
 
-  Operand immediate() {
-    Operand o;
+  void immediate(Operand& o) {
     o.kind = Operand::Kind::Immediate;
     o.loc = peek().loc;
     bool neg = false;
@@ -668,17 +845,17 @@ class Parser {
         if (neg) fail(v, "a negative hexadecimal float immediate is not allowed");
         if (t == Type::F && v.intVal > 0xffffffffu) fail(v, "immediate does not fit in type f");
         o.value = v.intVal;
-        return o;
+        return;
       } else d = static_cast<double>(v.intVal);
       if (neg) d = -d;
       o.value = t == Type::F ? std::bit_cast<uint32_t>(static_cast<float>(d)) : std::bit_cast<uint64_t>(d);
-      return o;
+      return;
     }
     if (v.kind == Tok::Float) fail(v, fmt::format("a floating-point value needs type f or df, not {}", tt.text));
     if (t == Type::HF || t == Type::BF) {
       if (!v.hex || neg || v.intVal > 0xffff) fail(v, fmt::format("{} immediates are written as 16-bit hexadecimal", tt.text));
       o.value = v.intVal;
-      return o;
+      return;
     }
     uint64_t raw = neg ? (~v.intVal + 1) : v.intVal;
     unsigned bits = typeSize(t) * 8;
@@ -701,7 +878,6 @@ class Parser {
       else raw &= mask;
     }
     o.value = raw;
-    return o;
   }
 
   Mod modifier() {
@@ -715,55 +891,50 @@ class Parser {
     else if (a.isIdent("abs") && peek(2).is(')')) m = Mod::Abs, len = 3;
     else if (a.is('-') && peek(2).isIdent("abs") && peek(3).is(')')) m = Mod::NegAbs, len = 4;
     else fail(peek(), "expected a source modifier: (-), (abs), (-abs) or (~)");
-    p_ += len;
+    cur_ += len;
     return m;
   }
 
-  Operand operand(const FieldDesc& f) {
+  void operand(const FieldDesc& f, Operand& o) {
     const Token& t = peek();
     switch (f.kind) {
       case FieldKind::Int8:
       case FieldKind::Int16: {
-        Operand o;
         o.kind = Operand::Kind::Int;
         o.loc = t.loc;
         o.value = expectInt(f.name, f.kind == FieldKind::Int8 ? 255 : 0xffff);
-        return o;
+        return;
       }
       case FieldKind::Surface: {
         const Token& n = expectIdent("surface");
-        Operand o;
         o.kind = Operand::Kind::Surface;
         o.id = resolveSurface(n);
         o.loc = n.loc;
-        return o;
+        return;
       }
       case FieldKind::Label: {
         const Token& n = expectIdent("label");
-        Operand o;
         o.kind = Operand::Kind::Label;
         o.id = labelId(n);
         o.loc = n.loc;
-        return o;
+        return;
       }
       case FieldKind::Raw: {
         const Token& n = expectIdent("raw operand (VAR.offset)");
-        Operand o;
         o.kind = Operand::Kind::Raw;
         o.id = resolveGeneral(n);
         o.loc = n.loc;
         expectPunct('.', "between the raw operand's variable and its byte offset");
         o.offset = static_cast<uint16_t>(expectInt("raw operand offset", 0xffff));
-        o.loc.len = toks_[p_ - 1].loc.col + toks_[p_ - 1].loc.len - o.loc.col;
-        return o;
+        o.loc.len = cur_[-1].loc.col + cur_[-1].loc.len - o.loc.col;
+        return;
       }
       case FieldKind::PredDst: {
         const Token& n = expectIdent("predicate variable");
-        Operand o;
         o.kind = Operand::Kind::Predicate;
         o.id = resolvePred(n);
         o.loc = n.loc;
-        return o;
+        return;
       }
       default: break;
     }
@@ -773,22 +944,21 @@ class Parser {
     const Token& n = peek();
     if (n.kind == Tok::Ident) {
       next();
-      auto it = syms_.find(n.text);
-      if (it != syms_.end() && it->second.kind == Sym::Kind::Pred) {
-        Operand o;
+      const Sym* it = syms_.find(n.text);
+      if (it && it->kind == Sym::Kind::Pred) {
         o.kind = Operand::Kind::Predicate;
-        o.id = it->second.id;
+        o.id = it->id;
         o.loc = n.loc;
         o.mod = mod;
-        return o;
+        return;
       }
-      Operand o = general(n, dst);
+      general(n, it, dst, o);
       o.mod = mod;
-      return o;
+      return;
     }
     if (dst) fail(n, fmt::format("expected destination operand, found {}", text::describe(n)));
     if (mod != Mod::None) fail(n, "a source modifier needs a variable operand");
-    return immediate();
+    immediate(o);
   }
 };
 

@@ -35,9 +35,42 @@ uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, Footprint fp,
 
 namespace {
 
+// What the verifier looks up in an instruction's row, computed once per row.
+struct RowInfo {
+  bool hasExec = false;
+  int8_t labelField = -1;  // Label field, or -1
+};
+
+// Indexed like instructionTable().
+const std::vector<RowInfo>& rowInfos() {
+  static const std::vector<RowInfo> infos = [] {
+    std::vector<RowInfo> v;
+    for (const InstrDesc& r : instructionTable()) {
+      RowInfo ri;
+      ri.hasExec = r.find(FieldKind::ExecSize) >= 0;
+      ri.labelField = static_cast<int8_t>(r.find(FieldKind::Label));
+      v.push_back(ri);
+    }
+    return v;
+  }();
+  return infos;
+}
+
 class Verifier {
  public:
-  Verifier(const Kernel& k, Diagnostics& d, const Options& o) : k_(k), d_(d), grf_(o.grfSize) {}
+  Verifier(const Kernel& k, Diagnostics& d, const Options& o)
+      : k_(k), d_(d), grf_(o.grfSize), rows_(rowInfos().data()), table_(instructionTable().data()) {
+    // Kernel::varInfo of every general variable id, looked up per operand.
+    vars_.resize(kNumPredefVars + k.vars.size());
+    for (uint32_t id = 0; id < vars_.size(); ++id) {
+      VarFacts& f = vars_[id];
+      f.valid = k.varInfo(id, f.type, f.bytes);
+    }
+    for (int t = 0; t < kNumTypes; ++t) {
+      typeSize_[t] = static_cast<uint8_t>(typeSize(static_cast<Type>(t)));
+      grfElems_[t] = grf_ / typeSize_[t];
+    }
+  }
 
   void run() {
     decls();
@@ -54,6 +87,20 @@ class Verifier {
   unsigned grf_;
   size_t idx_ = 0;
   bool inDecls_ = true;
+  struct VarFacts {
+    bool valid = false;
+    Type type = Type::UD;
+    uint32_t bytes = 0;
+  };
+  std::vector<VarFacts> vars_;  // by general variable id
+  uint8_t typeSize_[kNumTypes];
+  unsigned grfElems_[kNumTypes];  // elements of each type in a GRF
+  const RowInfo* rows_;
+  const InstrDesc* table_;
+
+  const RowInfo& rowInfo(const InstrDesc& d) const { return rows_[&d - table_]; }
+
+  unsigned tsize(Type t) const { return typeSize_[static_cast<unsigned>(t) & 15]; }
 
   void err(SrcLoc loc, std::string msg) {
     std::string where;
@@ -65,7 +112,12 @@ class Verifier {
   }
 
   // Byte size of a general variable; false if the id names nothing.
-  bool varBytes(uint32_t id, Type& t, uint32_t& bytes) const { return k_.varInfo(id, t, bytes); }
+  bool varBytes(uint32_t id, Type& t, uint32_t& bytes) const {
+    if (id >= vars_.size() || !vars_[id].valid) return false;
+    t = vars_[id].type;
+    bytes = vars_[id].bytes;
+    return true;
+  }
 
   // Offset of a variable inside its root (alias chain), and the root's size.
   void rootOf(uint32_t id, uint32_t& offset, uint32_t& rootBytes) const {
@@ -168,7 +220,7 @@ class Verifier {
     inDecls_ = false;
   }
 
-  SrcLoc at(const Operand& o, const Instruction& inst) const { return o.loc.line ? o.loc : inst.loc; }
+  const SrcLoc& at(const Operand& o, const Instruction& inst) const { return o.loc.line ? o.loc : inst.loc; }
 
   void instruction(const Instruction& inst) {
     const InstrDesc* d = lookup(inst.op);
@@ -182,7 +234,7 @@ class Verifier {
     }
     unsigned exec = inst.execSize();
     unsigned off = emaskOffset(inst.emask);
-    if (d->find(FieldKind::ExecSize) >= 0) {
+    if (rowInfo(*d).hasExec) {
       if (inst.execCode > 5) {
         err(inst.loc, fmt::format("invalid execution size code {}", inst.execCode));
         return;
@@ -195,7 +247,7 @@ class Verifier {
                                   legal, d->page));
       }
       // Chapter 3 "Execution Mask": offset aligned to the execution size; offset + size <= 32.
-      if (off % exec != 0)
+      if ((off & (exec - 1)) != 0)  // exec is a power of two: off % exec
         err(inst.loc, fmt::format("mask offset {} (M{}) is not aligned to the execution size {}", off, (inst.emask & 7) + 1, exec));
       else if (off + exec > 32)
         err(inst.loc, fmt::format("mask offset {} + execution size {} exceeds 32 channels", off, exec));
@@ -213,7 +265,7 @@ class Verifier {
   }
 
   void field(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o) {
-    SrcLoc loc = at(o, inst);
+    const SrcLoc& loc = at(o, inst);
     switch (f.kind) {
       case FieldKind::ExecSize:
       case FieldKind::Pred: return;
@@ -257,7 +309,7 @@ class Verifier {
     }
   }
 
-  void predOperand(const Instruction& inst, const Operand& o, SrcLoc loc) {
+  void predOperand(const Instruction& inst, const Operand& o, const SrcLoc& loc) {
     const SimpleVar* p = k_.pred(o.id);
     if (!p) {
       err(loc, fmt::format("predicate id {} names no predicate variable", o.id));
@@ -268,7 +320,7 @@ class Verifier {
       err(loc, fmt::format("predicate '{}' has {} elements but the instruction touches {}", p->name, p->numElts, need));
   }
 
-  void raw(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, SrcLoc loc) {
+  void raw(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, const SrcLoc& loc) {
     if (o.kind != Operand::Kind::Raw) {
       err(loc, fmt::format("{} of {} must be a raw operand", f.name, d.pageMnemonic));
       return;
@@ -290,7 +342,7 @@ class Verifier {
     // igc-dialect.md §3.1: raw operands of GRF-sized variables are GRF-aligned.
     uint32_t rootOff, rootBytes;
     rootOf(o.id, rootOff, rootBytes);
-    if (rootBytes >= grf_ && (rootOff + o.offset) % grf_ != 0)
+    if (rootBytes >= grf_ && ((rootOff + o.offset) & (grf_ - 1)) != 0)  // grf_ is 32 or 64
       err(loc, fmt::format("raw operand '{}.{}' is not GRF-aligned (offset {} in a {}-byte GRF)", k_.varName(o.id), o.offset,
                            rootOff + o.offset, grf_));
     uint32_t need = rawFootprint(d, inst, f.footprint, grf_);
@@ -300,7 +352,7 @@ class Verifier {
                            o.offset, d.page));
   }
 
-  void vector(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, SrcLoc loc) {
+  void vector(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, const SrcLoc& loc) {
     bool isDst = f.kind != FieldKind::VecSrc;
     bool logic = inst.op == Opcode::AND || inst.op == Opcode::OR || inst.op == Opcode::XOR || inst.op == Opcode::NOT;
     if (o.kind == Operand::Kind::Predicate && inst.op == Opcode::MOV && !isDst) {
@@ -361,9 +413,9 @@ class Verifier {
       err(loc, fmt::format("{} of {} must have type {}, but '{}' has type {}", f.name, d.pageMnemonic, typeListText(f.types),
                            k_.varName(o.id), typeName(t)));
     unsigned exec = inst.execSize();
-    unsigned ts = typeSize(t);
+    unsigned ts = tsize(t);
     if (o.col * ts >= grf_) err(loc, fmt::format("column offset {} crosses the GRF boundary", o.col));
-    uint64_t first = uint64_t{o.row} * (grf_ / ts) + o.col;
+    uint64_t first = uint64_t{o.row} * grfElems_[static_cast<unsigned>(t) & 15] + o.col;
     uint64_t last = first;
     if (f.flags & kScalar) {
       // "Offset(scalar)": one element, region <0;1,0>.
@@ -395,7 +447,8 @@ class Verifier {
         err(loc, fmt::format("region width {} is greater than the execution size {}", w, exec));
         ok = false;
       }
-      if (ok) last = first + uint64_t{exec / w - 1} * vs + uint64_t{w - 1} * hs;
+      // w is 1, 2, 4, 8 or 16 here: exec / w by a shift.
+      if (ok) last = first + uint64_t{(exec >> std::countr_zero(w)) - 1} * vs + uint64_t{w - 1} * hs;
     }
     if ((last + 1) * ts > bytes)
       err(loc, fmt::format("operand reaches element {} of '{}', which has {} elements of type {}", last, k_.varName(o.id),
@@ -412,7 +465,7 @@ class Verifier {
       const Instruction& inst = k_.code[i];
       const InstrDesc* d = lookup(inst.op);
       if (!d || inst.op == Opcode::LABEL) continue;
-      int li = d->find(FieldKind::Label);
+      int li = rowInfo(*d).labelField;
       if (li < 0) continue;
       uint32_t id = inst.f[li].id;
       if (id < defined.size() && !defined[id] && reported.insert(id).second)
