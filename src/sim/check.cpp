@@ -8,6 +8,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace visakit::sim {
 
@@ -169,12 +172,27 @@ struct PlainWord {
 // none, and read by this thread or by none. Then the write races with nothing;
 // the bytes are marked this thread's.
 inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t from, uint64_t to, uint32_t me) {
-  uint32_t bad = 0;
-  for (uint64_t byte = from; byte < to; ++byte) {
-    bad |= (writers[byte] != me && writers[byte] != 0) | (readers[byte] != me && readers[byte] != 0);
+  // x is 0 or me exactly when x * (x ^ me) is 0 (a 64-bit product of 32-bit values cannot wrap to 0).
+  auto other = [me](uint32_t x) { return uint64_t{x} * (x ^ me); };
+  uint32_t* w = writers + from;
+  const uint32_t* r = readers + from;
+  const uint64_t n = to - from;
+#if defined(__SSE2__)
+  if (n == 4) {  // a dword, the common access: each word 0 or me, in one compare per array
+    const __m128i zero = _mm_setzero_si128(), mine = _mm_set1_epi32(static_cast<int>(me));
+    const __m128i vw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w));
+    const __m128i vr = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
+    const __m128i ok = _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi32(vw, zero), _mm_cmpeq_epi32(vw, mine)),
+                                     _mm_or_si128(_mm_cmpeq_epi32(vr, zero), _mm_cmpeq_epi32(vr, mine)));
+    if (_mm_movemask_epi8(ok) != 0xffff) return false;
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(w), mine);
+    return true;
   }
+#endif
+  uint64_t bad = 0;
+  for (uint64_t k = 0; k < n; ++k) bad |= other(w[k]) | other(r[k]);
   if (bad) return false;
-  for (uint64_t byte = from; byte < to; ++byte) writers[byte] = me;
+  for (uint64_t k = 0; k < n; ++k) w[k] = me;
   return true;
 }
 

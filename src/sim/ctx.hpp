@@ -242,9 +242,28 @@ inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
 
 // --check: tells the observer the element accesses of the enabled lanes
 // (`bytes` each at addr[i]) before the executor performs them.
+// (The batch is filled here directly: one entry per enabled lane, at most 32.)
 inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
   c.beginAccesses(d, d.surface, &s);
-  forEachLane(en, [&](unsigned i) { c.record(addr[i], bytes, i, write, inBounds(s, addr[i], bytes)); });
+  AccessBatch& b = c.batch;
+  Access* items = b.items.data();
+  uint32_t n = 0, writes = 0;
+  uint64_t end = 0;
+  bool oob = false, apart = true;
+  forEachLane(en, [&](unsigned i) {
+    const bool ok = inBounds(s, addr[i], bytes);
+    oob |= !ok;
+    items[n++] = {addr[i], bytes, static_cast<uint8_t>(i), write, ok};
+    if (write && ok) {
+      if (writes++ && addr[i] < end) apart = false;
+      end = uint64_t{addr[i]} + bytes;
+    }
+  });
+  b.n = n;
+  b.anyOutOfBounds = oob;
+  b.writes = writes;
+  b.writesApart = apart;
+  b.writeEnd = end;
   c.endAccesses();
 }
 

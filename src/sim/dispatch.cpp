@@ -335,36 +335,51 @@ void workerMain(Shared& sh, Worker& w) {
     }
     return;
   }
-  // Independent threads: up to kInterleave in flight, taken round robin. c.t is
-  // the running one; the others wait in `parked`.
+  // Independent threads: up to kInterleave in flight. Slot `cur` runs in c.t,
+  // the others wait in `parked`. A finished thread's slot takes the next unit in
+  // place; a yield moves on round robin, starting a thread in an empty slot
+  // while units remain. Threads that never yield cost no switch at all.
   std::array<ThreadState, kInterleave> parked;
   std::array<bool, kInterleave> live{};
   for (ThreadState& t : parked) {
     t.regs.assign(w.c.t.regs.size(), 0);
     t.preds.assign(w.c.t.preds.size(), 0);
   }
-  unsigned inFlight = 0;
-  for (unsigned i = 0; i < kInterleave && nextUnit(unit); ++i) {
-    std::swap(w.c.t, parked[i]);
-    initThread(sh, w, static_cast<uint32_t>(unit));
-    std::swap(w.c.t, parked[i]);
-    live[i] = true;
-    ++inFlight;
-  }
-  for (unsigned i = 0; inFlight && !sh.stop.load(std::memory_order_relaxed); i = (i + 1) % kInterleave) {
-    if (!live[i]) continue;
-    std::swap(w.c.t, parked[i]);
-    w.c.canDefer = inFlight > 1;
-    bool done = runSlice(sh, w);
-    if (done) {
-      if (nextUnit(unit)) initThread(sh, w, static_cast<uint32_t>(unit));
-      else {
-        live[i] = false;
-        --inFlight;
+  bool exhausted = !nextUnit(unit);
+  if (exhausted) return;
+  unsigned cur = 0, inFlight = 1;
+  std::swap(w.c.t, parked[cur]);
+  initThread(sh, w, static_cast<uint32_t>(unit));
+  live[cur] = true;
+  while (!sh.stop.load(std::memory_order_relaxed)) {
+    w.c.canDefer = inFlight > 1 || !exhausted;
+    if (runSlice(sh, w)) {
+      if (!exhausted && nextUnit(unit)) {
+        initThread(sh, w, static_cast<uint32_t>(unit));
+        continue;
       }
+      exhausted = true;
+      live[cur] = false;
+      if (--inFlight == 0) break;
     }
-    std::swap(w.c.t, parked[i]);
+    // Next slot round robin: a live one, or an empty one for a new thread.
+    std::swap(w.c.t, parked[cur]);
+    for (;;) {
+      cur = (cur + 1) % kInterleave;
+      if (live[cur]) break;
+      if (!exhausted && nextUnit(unit)) {
+        std::swap(w.c.t, parked[cur]);
+        initThread(sh, w, static_cast<uint32_t>(unit));
+        std::swap(w.c.t, parked[cur]);
+        live[cur] = true;
+        ++inFlight;
+        break;
+      }
+      exhausted = true;
+    }
+    std::swap(w.c.t, parked[cur]);
   }
+  std::swap(w.c.t, parked[cur]);  // c.t back to a state of the right sizes
 }
 
 }  // namespace
