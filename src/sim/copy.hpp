@@ -20,6 +20,7 @@ inline void copyFixed(void* dst, const void* src) {
   if constexpr (Bytes % 16 == 0) {
     auto* d = static_cast<char*>(dst);
     const auto* s = static_cast<const char*>(src);
+#pragma GCC unroll 8
     for (size_t i = 0; i < Bytes; i += 16)
       _mm_storeu_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
     return;
@@ -34,6 +35,7 @@ inline void addScalar(uint32_t* addr, const uint32_t* off, uint32_t g) {
 #if defined(__SSE2__)
   if constexpr (N % 4 == 0) {
     const __m128i vg = _mm_set1_epi32(static_cast<int>(g));
+#pragma GCC unroll 8
     for (unsigned i = 0; i < N; i += 4)
       _mm_storeu_si128(reinterpret_cast<__m128i*>(addr + i),
                        _mm_add_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(off + i)), vg));
@@ -52,6 +54,7 @@ inline bool isArithmetic(const uint32_t* addr, uint32_t step) {
                                  _mm_setr_epi32(0, static_cast<int>(step), static_cast<int>(2 * step), static_cast<int>(3 * step)));
     const __m128i inc = _mm_set1_epi32(static_cast<int>(4 * step));
     __m128i diff = _mm_setzero_si128();
+#pragma GCC unroll 8
     for (unsigned i = 0; i < N; i += 4) {
       diff = _mm_or_si128(diff, _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i)), want));
       want = _mm_add_epi32(want, inc);
@@ -72,6 +75,7 @@ inline void maxAndOr(const uint32_t* addr, uint32_t& hi, uint32_t& any) {
     // Unsigned max as a signed max of the values with the sign bit flipped.
     const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
     __m128i m = _mm_set1_epi32(static_cast<int>(0x80000000u)), o = _mm_setzero_si128();
+#pragma GCC unroll 8
     for (unsigned i = 0; i < N; i += 4) {
       __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i));
       o = _mm_or_si128(o, v);
