@@ -39,9 +39,19 @@ void execUrbWrite(Ctx& c, const DInst& d) {
         const uint32_t mask = (d.rawNull[0] ? 0xff : cmask[v]) & outs;
         dwords += laneCount(mask);
         // Vertex v's outputs: dword k of its row from GRF k of Vertex_data.
-        uint32_t out[8];
-        for (unsigned k = 0; k < nOut; ++k) std::memcpy(&out[k], vd + 4 * (k * perGrf + v), 4);
+        auto output = [&](unsigned k) {
+          uint32_t x;
+          std::memcpy(&x, vd + 4 * (k * perGrf + v), 4);
+          return x;
+        };
         uint8_t* dst = s.data + row[v] * 16;
+        if (mask == outs && s.plain && nOut == 8) {  // two vector stores, built in registers
+          store4(dst, output(0), output(1), output(2), output(3));
+          store4(dst + 16, output(4), output(5), output(6), output(7));
+          return;
+        }
+        uint32_t out[8];
+        for (unsigned k = 0; k < nOut; ++k) out[k] = output(k);
         if (mask == outs && s.plain) {
           std::memcpy(dst, out, 4 * nOut);
           return;
