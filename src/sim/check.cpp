@@ -177,22 +177,26 @@ inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t fro
   uint32_t* w = writers + from;
   const uint32_t* r = readers + from;
   const uint64_t n = to - from;
+  uint64_t k = 0;
 #if defined(__SSE2__)
-  if (n == 4) {  // a dword, the common access: each word 0 or me, in one compare per array
-    const __m128i zero = _mm_setzero_si128(), mine = _mm_set1_epi32(static_cast<int>(me));
-    const __m128i vw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w));
-    const __m128i vr = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r));
-    const __m128i ok = _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi32(vw, zero), _mm_cmpeq_epi32(vw, mine)),
-                                     _mm_or_si128(_mm_cmpeq_epi32(vr, zero), _mm_cmpeq_epi32(vr, mine)));
-    if (_mm_movemask_epi8(ok) != 0xffff) return false;
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(w), mine);
-    return true;
+  // Four words per compare: each 0 or me (a dword access, or a run of them).
+  const __m128i zero = _mm_setzero_si128(), mine = _mm_set1_epi32(static_cast<int>(me));
+  __m128i ok = _mm_set1_epi32(-1);
+  for (; k + 4 <= n; k += 4) {
+    const __m128i vw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k));
+    const __m128i vr = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k));
+    ok = _mm_and_si128(ok, _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi32(vw, zero), _mm_cmpeq_epi32(vw, mine)),
+                                         _mm_or_si128(_mm_cmpeq_epi32(vr, zero), _mm_cmpeq_epi32(vr, mine))));
   }
+  if (_mm_movemask_epi8(ok) != 0xffff) return false;
 #endif
   uint64_t bad = 0;
-  for (uint64_t k = 0; k < n; ++k) bad |= other(w[k]) | other(r[k]);
+  for (uint64_t j = k; j < n; ++j) bad |= other(w[j]) | other(r[j]);
   if (bad) return false;
-  for (uint64_t k = 0; k < n; ++k) w[k] = me;
+#if defined(__SSE2__)
+  for (k = 0; k + 4 <= n; k += 4) _mm_storeu_si128(reinterpret_cast<__m128i*>(w + k), mine);
+#endif
+  for (; k < n; ++k) w[k] = me;
   return true;
 }
 
@@ -204,8 +208,14 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
   const uint32_t me = c.threadId + 1;
   uint32_t* writers = sh->writers();
   uint32_t* readers = sh->readers();
-  for (uint32_t i = 0; i < b.n; ++i) {
-    const Access& a = b.items[i];
+  // A run written by this thread only so far: all of it at once.
+  if (b.runLanes && b.runWrite && sh->exclusive &&
+      alreadyMine(writers, readers, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes, me))
+    return;
+  const uint32_t count = b.runLanes ? b.runLanes : b.n;
+  for (uint32_t i = 0; i < count; ++i) {
+    const Access a = b.runLanes ? Access{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
+                                : b.items[i];
     if (!a.inBounds) continue;
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
     const uint64_t to = std::min<uint64_t>(a.addr + a.size, sh->size);

@@ -60,6 +60,12 @@ struct AccessBatch {
   bool writesApart = true;  // each in-bounds write starts at or after the end of the one before
   uint32_t writes = 0;      // in-bounds writes
   uint64_t writeEnd = 0;
+  // A run: lanes 0 .. runLanes-1 access runSize bytes each at runAddr + runSize * lane,
+  // all in bounds, and `items` is not filled (n == 0). Else runLanes is 0.
+  uint32_t runLanes = 0;
+  uint32_t runSize = 0;
+  uint64_t runAddr = 0;
+  bool runWrite = false;
   std::array<Access, kMaxAccesses> items;
 };
 
@@ -141,6 +147,7 @@ struct Ctx {
       batch.writesApart = true;
       batch.writes = 0;
       batch.writeEnd = 0;
+      batch.runLanes = 0;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
@@ -240,12 +247,29 @@ inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
   addScalar<N>(addr, off, g);
 }
 
+// Lanes 0..N-1 address addr[0] + step * i (mod 2^32).
+template <unsigned N>
+inline bool contiguous(const uint32_t* addr, uint32_t step) {
+  return isArithmetic<N>(addr, step);
+}
+
 // --check: tells the observer the element accesses of the enabled lanes
-// (`bytes` each at addr[i]) before the executor performs them.
-// (The batch is filled here directly: one entry per enabled lane, at most 32.)
+// (`bytes` each at addr[i]) before the executor performs them: as a run when
+// every lane is on and they are consecutive and in bounds, else one entry per
+// enabled lane (at most 32).
+template <unsigned N>
 inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
   c.beginAccesses(d, d.surface, &s);
   AccessBatch& b = c.batch;
+  if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && uint64_t{addr[0]} + uint64_t{bytes} * N <= s.size) {
+    b.runLanes = N;
+    b.runSize = bytes;
+    b.runAddr = addr[0];
+    b.runWrite = write;
+    b.writes = write ? N : 0;  // apart: no two lanes meet
+    c.endAccesses();
+    return;
+  }
   Access* items = b.items.data();
   uint32_t n = 0, writes = 0;
   uint64_t end = 0;
@@ -265,12 +289,6 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
   b.writesApart = apart;
   b.writeEnd = end;
   c.endAccesses();
-}
-
-// Lanes 0..N-1 address addr[0] + step * i (mod 2^32).
-template <unsigned N>
-inline bool contiguous(const uint32_t* addr, uint32_t step) {
-  return isArithmetic<N>(addr, step);
 }
 
 template <class T, unsigned N>

@@ -39,7 +39,7 @@ struct Gather {
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
     const bool resumed = c.t.resumed;
-    if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, false);
+    if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, false);
     else if (deferScattered<N>(c, d, s, addr, false)) return;  // runs again later, its lines cached
     else if (!resumed) prefetchAhead(c, d);
     c.lanes += laneCountOf<N>(en);

@@ -31,7 +31,7 @@ struct Scatter {
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
     const bool resumed = c.t.resumed;
-    if (c.observer) observeLanes(c, d, s, en, addr, d.numBlocks, true);
+    if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, true);
     else if (deferScattered<N>(c, d, s, addr, true)) return;  // runs again later, its lines cached
     else if (!resumed) prefetchAhead(c, d);
     c.lanes += laneCountOf<N>(en);
