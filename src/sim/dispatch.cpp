@@ -242,6 +242,7 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   t.tid = tid;
   t.steps = 0;
   t.resumed = false;
+  t.deferredBy = nullptr;
   t.pc = 0;
   t.em = sh.dispatchMask;
   t.waiting = 0;
@@ -454,7 +455,8 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
   if (prog.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
 
-  // Launch memory (issue 6): bound surfaces (copied), SLM per concurrent group, URB, --check shadows.
+  // Launch memory (issue 6): bound surfaces (+ a copy of the written ones when transactional),
+  // SLM per concurrent group, URB, --check shadows (8 bytes per byte).
   {
     uint64_t total = 0;
     auto sizeLimit = [&](uint64_t bytes, const std::string& what) -> std::optional<RunResult> {
@@ -466,7 +468,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       if (bindingOf[id] >= 0) {
         uint64_t b = surfaces[bindingOf[id]].bytes.size();
         if (auto e = sizeLimit(b, fmt::format("surface '{}'", surfaceDisplayName(k, id)))) return *e;
-        total += b * (cfg.check ? 9 : 1);
+        total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && prog.writesSurface[id] ? 1 : 0));
       }
     if (auto e = sizeLimit(slmBytes, "the SLM of a thread group")) return *e;
     if (auto e = sizeLimit(cfg.urbBytes.value_or(0), "the URB")) return *e;
