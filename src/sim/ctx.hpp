@@ -411,6 +411,27 @@ inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_
   return true;
 }
 
+// The start GATHER_SCALED and SCATTER_SCALED share, after their lane
+// addresses: with --check the observers see the accesses; otherwise a
+// scattered access may yield (false: the instruction runs later) or prefetch
+// the instructions ahead. Counts the enabled lanes of an instruction that runs.
+template <unsigned N>
+inline bool startScaled(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, bool write) {
+  const bool resumed = c.t.resumed;
+  if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, write);
+  else if (deferScattered<N>(c, d, s, addr, write)) return false;  // runs again later, its lines cached
+  else if (!resumed) prefetchAhead(c, d);
+  c.lanes += laneCountOf<N>(en);
+  return true;
+}
+
+// Every lane on and dword elements at consecutive addresses, in bounds: one
+// copy does the instruction (no two lanes meet).
+template <unsigned N>
+inline bool dwordRun(const DInst& d, const Space& s, uint32_t en, const uint32_t* addr) {
+  return d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4);
+}
+
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.
 inline uint32_t predMask(const Ctx& c, const DInst& d) {
   uint32_t all = execMaskBits(d.exec);

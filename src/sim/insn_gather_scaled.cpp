@@ -38,13 +38,8 @@ struct Gather {
     // "The first Exec_size elements of the operand will be used as the byte
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
-    const bool resumed = c.t.resumed;
-    if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, false);
-    else if (deferScattered<N>(c, d, s, addr, false)) return;  // runs again later, its lines cached
-    else if (!resumed) prefetchAhead(c, d);
-    c.lanes += laneCountOf<N>(en);
-    // Every lane on, dword elements at consecutive addresses: one copy.
-    if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
+    if (!startScaled<N>(c, d, s, en, addr, false)) return;
+    if (dwordRun<N>(d, s, en, addr)) {
       copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][0] += 4 * N;
       return;

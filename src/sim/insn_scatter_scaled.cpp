@@ -30,13 +30,8 @@ struct Scatter {
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
-    const bool resumed = c.t.resumed;
-    if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, true);
-    else if (deferScattered<N>(c, d, s, addr, true)) return;  // runs again later, its lines cached
-    else if (!resumed) prefetchAhead(c, d);
-    c.lanes += laneCountOf<N>(en);
-    // Every lane on, dword elements at consecutive addresses (no two lanes meet): one copy.
-    if (d.numBlocks == 4 && en == execMaskBits(N) && contiguous<N>(addr, 4) && runFast(s, addr[0], 4 * N, 4)) {
+    if (!startScaled<N>(c, d, s, en, addr, true)) return;
+    if (dwordRun<N>(d, s, en, addr)) {
       copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][1] += 4 * N;
       return;
