@@ -12,6 +12,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "support/memory.hpp"
+
 namespace visakit::sim {
 
 void ZeroWords::allocate(size_t n) {
@@ -22,7 +24,7 @@ void ZeroWords::allocate(size_t n) {
   if (bytes >= kMapFrom) {
     void* m = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) throw std::bad_alloc();
-    madvise(m, bytes, MADV_HUGEPAGE);  // a hint; fine if refused
+    adviseHugePages(m, bytes);
     p_ = static_cast<uint32_t*>(m);
     n_ = n;
     mapped_ = true;
