@@ -338,25 +338,29 @@ inline void copyOut(Space& s, uint64_t addr, const uint8_t* regs) {
   }
 }
 
-// Prefetch (a hint, no effect on results): the cache lines of the in-bounds
-// lanes of memory instruction e, whose address operands are final already
-// (planPrefetch). Lanes in the line of the lane before them are skipped.
-// Always inlined: g++ otherwise finds a function that only prefetches "const"
-// and deletes its calls.
+// Prefetch (a hint, no effect on results) of the cache lines of the in-bounds
+// lanes addr[0..N) of space s; a lane in the line of the lane before it is
+// skipped. Always inlined: g++ otherwise finds a function that only
+// prefetches "const" and deletes its calls.
 template <unsigned N>
-[[gnu::always_inline]] inline void prefetchLanes(const Ctx& c, const DInst& e) {
-  const Space& s = c.spaces[e.surface];
-  uint32_t addr[N];
-  if (e.addrKind == DInst::AddrKind::Qw) copyFixed<sizeof addr>(addr, c.t.regs.data() + e.raw[0]);
-  else laneAddresses<N>(c, e, addr);
-  if (contiguous<N>(addr, 4)) return;  // a stream: the hardware prefetcher follows it
+[[gnu::always_inline]] inline void prefetchLines(const Space& s, const uint32_t* addr, bool write) {
   uint32_t line = ~addr[0];
   for (unsigned i = 0; i < N; ++i) {
     if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
     line = addr[i];
-    if (e.storeAccess) __builtin_prefetch(s.data + addr[i], 1);
+    if (write) __builtin_prefetch(s.data + addr[i], 1);
     else __builtin_prefetch(s.data + addr[i], 0);
   }
+}
+
+// The lines of memory instruction e, whose address operands are final already (planPrefetch).
+template <unsigned N>
+[[gnu::always_inline]] inline void prefetchLanes(const Ctx& c, const DInst& e) {
+  uint32_t addr[N];
+  if (e.addrKind == DInst::AddrKind::Qw) copyFixed<sizeof addr>(addr, c.t.regs.data() + e.raw[0]);
+  else laneAddresses<N>(c, e, addr);
+  if (contiguous<N>(addr, 4)) return;  // a stream: the hardware prefetcher follows it
+  prefetchLines<N>(c.spaces[e.surface], addr, e.storeAccess);
 }
 // Smaller surfaces stay in the last-level cache, where out-of-order execution
 // already overlaps the misses of one instruction: prefetching them costs more than it saves.
@@ -397,13 +401,7 @@ inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_
   if (!c.canDefer || !s.dram) return false;
   // Its lines were prefetched with the instruction that yielded before it.
   if (coveredByDeferral(c.t, d) || contiguous<N>(addr, 4)) return false;
-  uint32_t line = ~addr[0];
-  for (unsigned i = 0; i < N; ++i) {
-    if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
-    line = addr[i];
-    if (write) __builtin_prefetch(s.data + addr[i], 1);
-    else __builtin_prefetch(s.data + addr[i], 0);
-  }
+  prefetchLines<N>(s, addr, write);
   prefetchAhead(c, d);
   c.t.resumed = true;
   c.t.deferredBy = &d;
