@@ -562,6 +562,62 @@ void vecAlu(Ctx& c, const DInst& d) {
   storeLanes<N>(c, d, en, r);
 }
 
+// The dense form of vecAlu (pickDense): every lane on, destination and src0
+// consecutive dwords, src1 consecutive dwords or one value for every lane
+// (ScalarB), each source equal to the destination's bytes or apart from them.
+// Then lanes can be done four at a time in place.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void denseAlu(Ctx& c, const DInst& d) {
+  // Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
+  using V4 = uint32_t __attribute__((vector_size(16)));
+  using F4 = float __attribute__((vector_size(16)));
+  if (chEn(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+  c.lanes += N;
+  uint8_t* regs = c.t.regs.data();
+  const uint8_t* pa = regs + d.src[0].off[0];
+  const uint8_t* pb = regs + d.src[1].off[0];
+  uint8_t* pr = regs + d.dst.off[0];
+  uint32_t bs = 0;  // ScalarB: read before any lane is written
+  if constexpr (ScalarB) {
+    if (d.src[1].load32 == DOperand::Load32::Imm) bs = d.src[1].imm32[0];
+    else std::memcpy(&bs, pb, 4);
+  }
+  const uint32_t n = bs & 31;  // a shift count for every lane
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 a, b = {bs, bs, bs, bs}, r;
+    std::memcpy(&a, pa + 4 * k, 16);
+    if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, pb + 4 * k, 16);
+    if constexpr (Float && Op != Opcode::MOV) {
+      F4 x = Op == Opcode::ADD ? reinterpret_cast<F4>(a) + reinterpret_cast<F4>(b)
+                               : reinterpret_cast<F4>(a) * reinterpret_cast<F4>(b);
+      V4 nan = reinterpret_cast<V4>(x != x);  // E14: a NaN result is 0x7fc00000
+      r = (reinterpret_cast<V4>(x) & ~nan) | (V4{0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u} & nan);
+    } else if constexpr (Op == Opcode::SHL) {
+      if constexpr (ScalarB) r = a << n;
+      else r = a << (b & 31);
+    } else if constexpr (Op == Opcode::SHR) {
+      if constexpr (ScalarB) r = a >> n;
+      else r = a >> (b & 31);
+    } else if constexpr (Op == Opcode::ADD) {
+      r = a + b;
+    } else if constexpr (Op == Opcode::MUL) {
+      r = a * b;
+    } else if constexpr (Op == Opcode::AND) {
+      r = a & b;
+    } else if constexpr (Op == Opcode::OR) {
+      r = a | b;
+    } else if constexpr (Op == Opcode::XOR) {
+      r = a ^ b;
+    } else if constexpr (Op == Opcode::NOT) {
+      r = ~a;
+    } else {
+      r = a;  // MOV
+    }
+    std::memcpy(pr + 4 * k, &r, 16);
+  }
+}
+
 // CMP with a predicate destination and sources of at most 32 bits: integers
 // compared by their mathematical values (64-bit), F as floats (NaN unordered).
 template <bool Float, unsigned N>
@@ -614,15 +670,56 @@ template <Opcode Op, bool Float, unsigned N>
 struct AluH {
   static constexpr Handler fn = vecAlu<Op, Float, N>;
 };
+template <Opcode Op, bool Float, unsigned N>
+struct DenseVecH {
+  static constexpr Handler fn = denseAlu<Op, Float, N, false>;
+};
+template <Opcode Op, bool Float, unsigned N>
+struct DenseScalarH {
+  static constexpr Handler fn = denseAlu<Op, Float, N, true>;
+};
 template <Opcode, bool Float, unsigned N>
 struct CmpH {
   static constexpr Handler fn = vecCmp<Float, N>;
 };
 
 Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
+
+// denseAlu<Op, Float, N, ScalarB> for an instruction vecAlu<Op, Float, N> serves,
+// when its operands have the dense shape; else nullptr.
+template <Opcode Op, bool Float>
+Handler pickDenseOp(const DInst& d, int nsrc) {
+  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+  const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
+  auto vec = [&](const DOperand& o) {
+    if (o.load32 != DOperand::Load32::Contig) return false;
+    const uint32_t a = o.off[0], b = a + 4u * d.exec;
+    return a == lo || b <= lo || a >= hi;  // the same lanes, or apart
+  };
+  if (!vec(d.src[0])) return nullptr;
+  if (nsrc < 2) return byExec<DenseVecH, Op, Float>(d.exec);
+  const DOperand& b = d.src[1];
+  if (vec(b)) return byExec<DenseVecH, Op, Float>(d.exec);
+  if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast)
+    return byExec<DenseScalarH, Op, Float>(d.exec);
+  return nullptr;
+}
+Handler pickDense(const DInst& d, Handler vec, int nsrc) {
+#define VISAKIT_DENSE(OP, FLT) \
+  if (vec == byExec<AluH, Opcode::OP, FLT>(d.exec)) return pickDenseOp<Opcode::OP, FLT>(d, nsrc);
+  VISAKIT_DENSE(ADD, false) VISAKIT_DENSE(MUL, false) VISAKIT_DENSE(AND, false) VISAKIT_DENSE(OR, false)
+  VISAKIT_DENSE(XOR, false) VISAKIT_DENSE(NOT, false) VISAKIT_DENSE(SHL, false) VISAKIT_DENSE(SHR, false)
+  VISAKIT_DENSE(MOV, false) VISAKIT_DENSE(ADD, true) VISAKIT_DENSE(MUL, true) VISAKIT_DENSE(MOV, true)
+#undef VISAKIT_DENSE
+  return nullptr;
+}
+
 Handler pickFast(DInst& d, Opcode op, int nsrc) {
   for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s]);
-  return pickFastShape(d, op, nsrc);
+  Handler h = pickFastShape(d, op, nsrc);
+  if (!h) return nullptr;
+  if (Handler dense = pickDense(d, h, nsrc)) return dense;
+  return h;
 }
 Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;

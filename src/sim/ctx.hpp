@@ -363,12 +363,12 @@ template <unsigned N>
   prefetchLines<N>(c.spaces[e.surface], addr, e.storeAccess);
 }
 // Smaller surfaces stay in the last-level cache, where out-of-order execution
-// already overlaps the misses of one instruction: prefetching them costs more than it saves.
+// already overlaps the misses of one instruction: prefetching them costs more
+// than it saves. The launch drops them from DInst::ahead (fitPrefetch).
 constexpr uint64_t kPrefetchMinBytes = 4096 * 1024;
 [[gnu::always_inline]] inline void prefetchAhead(const Ctx& c, const DInst& d) {
   for (unsigned k = 0; k < d.numAhead; ++k) {
     const DInst& e = c.prog->code[d.ahead[k]];
-    if (c.spaces[e.surface].size < kPrefetchMinBytes) continue;
     switch (e.exec) {
       case 8: prefetchLanes<8>(c, e); break;
       case 16: prefetchLanes<16>(c, e); break;
@@ -393,12 +393,13 @@ inline bool coveredByDeferral(const ThreadState& t, const DInst& d) {
 }
 
 template <unsigned N>
-inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_t* addr, bool write) {
+[[gnu::always_inline]] inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_t* addr, bool write) {
+  if (!s.dram) return false;  // (only an instruction on a DRAM surface is ever resumed)
   if (c.t.resumed) {
     c.t.resumed = false;
     return false;
   }
-  if (!c.canDefer || !s.dram) return false;
+  if (!c.canDefer) return false;
   // Its lines were prefetched with the instruction that yielded before it.
   if (coveredByDeferral(c.t, d) || contiguous<N>(addr, 4)) return false;
   prefetchLines<N>(s, addr, write);
@@ -414,7 +415,7 @@ inline bool deferScattered(Ctx& c, const DInst& d, const Space& s, const uint32_
 // scattered access may yield (false: the instruction runs later) or prefetch
 // the instructions ahead. Counts the enabled lanes of an instruction that runs.
 template <unsigned N>
-inline bool startScaled(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, bool write) {
+[[gnu::always_inline]] inline bool startScaled(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, bool write) {
   const bool resumed = c.t.resumed;
   if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, write);
   else if (deferScattered<N>(c, d, s, addr, write)) return false;  // runs again later, its lines cached

@@ -262,6 +262,24 @@ bool runSlice(Shared& sh, Worker& w) {
   uint64_t steps = t.steps;
   const DInst* code = p.code.data();
   while (!t.done) {
+    // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
+    // instructions up to the next control instruction run back to back.
+    if (const uint32_t n = code[t.pc].straight; n && !t.waiting && steps + n <= maxSteps) {
+      const DInst* first = code + t.pc;
+      for (const DInst* d = first; d != first + n; ++d) {
+        d->fn(c, *d);
+        if (c.yield) {  // deferred: not executed, so not counted
+          c.yield = false;
+          t.pc = static_cast<uint32_t>(d - code);
+          t.steps = steps + static_cast<uint64_t>(d - first);
+          return false;
+        }
+      }
+      steps += n;
+      if (sh.stop.load(std::memory_order_relaxed)) return true;
+      advance(t, t.pc + n, end);
+      continue;
+    }
     if (++steps > maxSteps) {
       sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
                           maxSteps, sh.k->code[t.pc].loc.line));
@@ -299,6 +317,20 @@ namespace {
 // Simulated threads a host thread interleaves (no SLM, no --check): while one
 // waits for its scattered lines, the others run (a GPU's latency hiding).
 constexpr unsigned kInterleave = 4;
+
+// Keeps in each DInst::ahead only the instructions on surfaces worth a
+// prefetch (kPrefetchMinBytes); none with --check, which does not prefetch.
+void fitPrefetch(Program& p, const std::vector<Space>& spaces, uint64_t slmBytes, bool check) {
+  for (DInst& d : p.code) {
+    unsigned n = 0;
+    for (unsigned k = 0; k < d.numAhead; ++k) {
+      const uint32_t id = p.code[d.ahead[k]].surface;
+      const uint64_t size = id == kSurfSlm ? slmBytes : spaces[id].size;
+      if (!check && size >= kPrefetchMinBytes) d.ahead[n++] = d.ahead[k];
+    }
+    d.numAhead = static_cast<uint8_t>(n);
+  }
+}
 
 void workerMain(Shared& sh, Worker& w) {
   const Dims& dm = sh.dims;
@@ -529,6 +561,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     }
   }
   sh.slmBytes = slmBytes;
+  fitPrefetch(prog, sh.spaces, slmBytes, cfg.check);
   if (prog.usesSlm) {
     sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("%slm");

@@ -209,6 +209,8 @@ Program decode(const Kernel& k, unsigned grfSize) {
       default: break;
     }
   }
+  for (size_t i = p.code.size(); i-- > 0;)
+    p.code[i].straight = p.code[i].control ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
   planPrefetch(p);
   return p;
 }

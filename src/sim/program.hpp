@@ -51,6 +51,9 @@ struct DInst {
   Handler fn = nullptr;
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
+  // Instructions from this one to the next control instruction (or the end);
+  // 0 for a control instruction. The dispatcher runs them back to back.
+  uint32_t straight = 0;
   uint8_t exec = 1;
   uint8_t maskOff = 0;
   bool noMask = false;
