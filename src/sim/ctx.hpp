@@ -220,18 +220,24 @@ inline unsigned laneCountOf(uint32_t en) {
 }
 
 // Memory executors are instantiated per execution size N (exec_size), so their
-// lane loops have a fixed trip count the compiler unrolls and vectorises.
-// H::fn<N> is the handler.
-template <class H>
+// lane loops have a fixed trip count the compiler unrolls and vectorises, and
+// per Obs: whether --check observers are attached. H::fn<N, Obs> is the handler.
+template <class H, bool Obs>
 Handler handlerForExec(unsigned exec) {
   switch (exec) {
-    case 1: return &H::template fn<1>;
-    case 2: return &H::template fn<2>;
-    case 4: return &H::template fn<4>;
-    case 8: return &H::template fn<8>;
-    case 16: return &H::template fn<16>;
-    default: return &H::template fn<32>;
+    case 1: return &H::template fn<1, Obs>;
+    case 2: return &H::template fn<2, Obs>;
+    case 4: return &H::template fn<4, Obs>;
+    case 8: return &H::template fn<8, Obs>;
+    case 16: return &H::template fn<16, Obs>;
+    default: return &H::template fn<32, Obs>;
   }
+}
+// DInst::fn without observers, DInst::checkedFn with them (the launch picks one).
+template <class H>
+void setMemoryHandlers(DInst& d) {
+  d.fn = handlerForExec<H, false>(d.exec);
+  d.checkedFn = handlerForExec<H, true>(d.exec);
 }
 
 // Fast path of a memory instruction, taken only when no observer is attached:
@@ -414,14 +420,27 @@ template <unsigned N>
 // addresses: with --check the observers see the accesses; otherwise a
 // scattered access may yield (false: the instruction runs later) or prefetch
 // the instructions ahead. Counts the enabled lanes of an instruction that runs.
-template <unsigned N>
+template <unsigned N, bool Obs>
 [[gnu::always_inline]] inline bool startScaled(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, bool write) {
   const bool resumed = c.t.resumed;
-  if (c.observer) observeLanes<N>(c, d, s, en, addr, d.numBlocks, write);
+  if constexpr (Obs) observeLanes<N>(c, d, s, en, addr, d.numBlocks, write);
   else if (deferScattered<N>(c, d, s, addr, write)) return false;  // runs again later, its lines cached
   else if (!resumed) prefetchAhead(c, d);
   c.lanes += laneCountOf<N>(en);
   return true;
+}
+
+// The first test of GATHER/SCATTER_SCALED without observers: every lane on,
+// dword elements, consecutive offsets, the run in bounds (E2): the whole
+// instruction is one copy at `at` (no two lanes meet; such a run never yields).
+template <unsigned N>
+[[gnu::always_inline]] inline bool denseRun(const Ctx& c, const DInst& d, const Space& s, uint32_t en, uint64_t& at) {
+  if (d.numBlocks != 4 || en != execMaskBits(N)) return false;
+  uint32_t off[N];
+  copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
+  if (!contiguous<N>(off, 4)) return false;
+  at = uint32_t(scalarUD(c, d.goff) + off[0]);  // mod 2^32 (E4)
+  return runFast(s, at, 4 * N, 4);
 }
 
 // Every lane on and dword elements at consecutive addresses, in bounds: one
@@ -443,6 +462,14 @@ inline uint32_t predMask(const Ctx& c, const DInst& d) {
 inline uint32_t chEn(const Ctx& c, const DInst& d) {
   uint32_t all = execMaskBits(d.exec);
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;  // NoMask ignores EM, not the predicate
+  if (d.predId) en &= predMask(c, d);
+  return en;
+}
+// chEn of an instruction of exec_size N.
+template <unsigned N>
+inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
+  constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
+  uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (d.predId) en &= predMask(c, d);
   return en;
 }

@@ -318,10 +318,12 @@ namespace {
 // waits for its scattered lines, the others run (a GPU's latency hiding).
 constexpr unsigned kInterleave = 4;
 
-// Keeps in each DInst::ahead only the instructions on surfaces worth a
-// prefetch (kPrefetchMinBytes); none with --check, which does not prefetch.
-void fitPrefetch(Program& p, const std::vector<Space>& spaces, uint64_t slmBytes, bool check) {
+// Fits the decoded program to the launch: with --check, the memory handlers
+// that tell the observers; each DInst::ahead keeps only the instructions on
+// surfaces worth a prefetch (kPrefetchMinBytes), none with --check.
+void fitToLaunch(Program& p, const std::vector<Space>& spaces, uint64_t slmBytes, bool check) {
   for (DInst& d : p.code) {
+    if (check && d.checkedFn) d.fn = d.checkedFn;
     unsigned n = 0;
     for (unsigned k = 0; k < d.numAhead; ++k) {
       const uint32_t id = p.code[d.ahead[k]].surface;
@@ -561,7 +563,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     }
   }
   sh.slmBytes = slmBytes;
-  fitPrefetch(prog, sh.spaces, slmBytes, cfg.check);
+  fitToLaunch(prog, sh.spaces, slmBytes, cfg.check);
   if (prog.usesSlm) {
     sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("%slm");

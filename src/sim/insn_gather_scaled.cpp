@@ -29,16 +29,30 @@ bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* a
 }
 
 struct Gather {
-  template <unsigned N>
+  template <unsigned N, bool Obs>
   static void fn(Ctx& c, const DInst& d) {
-    uint32_t en = chEn(c, d);
+    const uint32_t en = chEnOf<N>(c, d);
+    if constexpr (!Obs) {
+      // The common case first, in a small frame: one run, nothing to prefetch ahead.
+      Space& s = c.spaces[d.surface];
+      if (uint64_t at; !d.numAhead && denseRun<N>(c, d, s, en, at)) {
+        c.lanes += N;
+        copyIn<uint32_t, N>(s, at, c.t.regs.data() + d.raw[1]);
+        c.spaceBytes[s.statIndex][0] += 4 * N;
+        return;
+      }
+    }
+    lanes<N, Obs>(c, d, en);
+  }
+  template <unsigned N, bool Obs>
+  [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     // "The first Exec_size elements of the operand will be used as the byte
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
-    if (!startScaled<N>(c, d, s, en, addr, false)) return;
+    if (!startScaled<N, Obs>(c, d, s, en, addr, false)) return;
     if (dwordRun<N>(d, s, en, addr)) {
       copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][0] += 4 * N;
@@ -62,7 +76,7 @@ struct Gather {
 
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
-  d.fn = handlerForExec<Gather>(d.exec);
+  setMemoryHandlers<Gather>(d);
 }
 
 }  // namespace visakit::sim

@@ -9,12 +9,13 @@
 namespace visakit::sim {
 namespace {
 
+template <bool Obs>
 void execQwScatter(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   if (!en) return;
   Space& s = c.spaces[d.surface];
   const uint8_t* regs = c.t.regs.data();
-  if (!c.observer) {
+  if constexpr (!Obs) {
     uint32_t base[32], hi = 0, any = 0;
     std::memcpy(base, regs + d.raw[0], sizeof base);
     const bool resumed = c.t.resumed;
@@ -54,7 +55,8 @@ void execQwScatter(Ctx& c, const DInst& d) {
 
 void decodeQwScatter(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Offset", "Src"});
-  d.fn = execQwScatter;
+  d.fn = execQwScatter<false>;
+  d.checkedFn = execQwScatter<true>;
 }
 
 }  // namespace visakit::sim

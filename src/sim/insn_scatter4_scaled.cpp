@@ -16,16 +16,16 @@ namespace visakit::sim {
 namespace {
 
 struct Scatter4 {
-  template <unsigned N>
+  template <unsigned N, bool Obs>
   static void fn(Ctx& c, const DInst& d) {
-    uint32_t en = chEn(c, d);
+    uint32_t en = chEnOf<N>(c, d);
     c.lanes += laneCountOf<N>(en);
     if (!en) return;
     Space& s = c.spaces[d.surface];
     const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);
-    if (const unsigned chs = d.chMask & 15; !c.observer && chs) {
+    if (const unsigned chs = d.chMask & 15; !Obs && chs) {
       prefetchAhead(c, d);
       // Fast path (no observer): one bounds check on the largest dword index.
       uint32_t dw[N], hi = 0;
@@ -83,7 +83,7 @@ struct Scatter4 {
 
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  d.fn = handlerForExec<Scatter4>(d.exec);
+  setMemoryHandlers<Scatter4>(d);
 }
 
 }  // namespace visakit::sim

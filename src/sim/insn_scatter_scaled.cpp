@@ -23,14 +23,28 @@ bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* 
 }
 
 struct Scatter {
-  template <unsigned N>
+  template <unsigned N, bool Obs>
   static void fn(Ctx& c, const DInst& d) {
-    uint32_t en = chEn(c, d);
+    const uint32_t en = chEnOf<N>(c, d);
+    if constexpr (!Obs) {
+      // The common case first, in a small frame: one run, nothing to prefetch ahead.
+      Space& s = c.spaces[d.surface];
+      if (uint64_t at; !d.numAhead && denseRun<N>(c, d, s, en, at)) {
+        c.lanes += N;
+        copyOut<uint32_t, N>(s, at, c.t.regs.data() + d.raw[1]);
+        c.spaceBytes[s.statIndex][1] += 4 * N;
+        return;
+      }
+    }
+    lanes<N, Obs>(c, d, en);
+  }
+  template <unsigned N, bool Obs>
+  [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
-    if (!startScaled<N>(c, d, s, en, addr, true)) return;
+    if (!startScaled<N, Obs>(c, d, s, en, addr, true)) return;
     if (dwordRun<N>(d, s, en, addr)) {
       copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][1] += 4 * N;
@@ -53,7 +67,7 @@ struct Scatter {
 
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  d.fn = handlerForExec<Scatter>(d.exec);
+  setMemoryHandlers<Scatter>(d);
 }
 
 }  // namespace visakit::sim

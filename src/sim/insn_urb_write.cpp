@@ -11,6 +11,7 @@
 namespace visakit::sim {
 namespace {
 
+template <bool Obs>
 void execUrbWrite(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   c.lanes += laneCount(en);
@@ -18,7 +19,7 @@ void execUrbWrite(Ctx& c, const DInst& d) {
   Space& s = c.urb;
   const unsigned perGrf = c.prog->grfSize / 4;
   // raw: 0 Channel_mask, 1 URB_handle, 2 Per_slot_offset, 3 Vertex_data
-  if (!c.observer && d.exec <= 8) {
+  if (!Obs && d.exec <= 8) {
     // Fast path: every enabled vertex's rows in bounds (E2). The page allows exec 8 only.
     const uint8_t* regs = c.t.regs.data();
     uint32_t handle[8], pso[8] = {}, cmask[8];
@@ -83,7 +84,8 @@ void decodeUrbWrite(const Program& p, const Instruction& inst, DInst& d) {
   const InstrDesc& desc = *lookup(inst.op);
   d.numOut = static_cast<uint8_t>(inst.f[fieldIndex(desc, "Num_out")].value);
   d.urbGlobal = static_cast<uint32_t>(inst.f[fieldIndex(desc, "Global_offset")].value);
-  d.fn = execUrbWrite;
+  d.fn = execUrbWrite<false>;
+  d.checkedFn = execUrbWrite<true>;
 }
 
 }  // namespace visakit::sim

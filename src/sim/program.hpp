@@ -49,6 +49,7 @@ using FltStore = void (*)(Ctx&, const DInst&, uint32_t en, const double* v);
 
 struct DInst {
   Handler fn = nullptr;
+  Handler checkedFn = nullptr;  // memory instructions: fn with --check observers attached
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
   // Instructions from this one to the next control instruction (or the end);
