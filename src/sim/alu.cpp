@@ -526,40 +526,82 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
   forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
 }
 
+// Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
+using V4 = uint32_t __attribute__((vector_size(16)));
+using F4 = float __attribute__((vector_size(16)));
+inline float asFloat(uint32_t v) { return std::bit_cast<float>(v); }
+inline F4 asFloat(V4 v) { return reinterpret_cast<F4>(v); }
+inline uint32_t asBits(float x) { return std::bit_cast<uint32_t>(x); }
+inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
+inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
+inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
+
+// The operation of the vector ALU handlers on one lane (U = uint32_t) or four
+// (U = V4): 32-bit values, F as its bits.
+template <Opcode Op, bool Float, class U>
+inline U op32(U a, U b) {
+  if constexpr (Float && Op != Opcode::MOV) {
+    auto x = Op == Opcode::ADD ? asFloat(a) + asFloat(b) : asFloat(a) * asFloat(b);
+    const U nan = nanMask(x);
+    return (asBits(x) & ~nan) | (nan & 0x7fc00000u);  // E14
+  } else if constexpr (Op == Opcode::SHL) {
+    return a << (b & 31);
+  } else if constexpr (Op == Opcode::SHR) {
+    return a >> (b & 31);
+  } else if constexpr (Op == Opcode::ADD) {
+    return a + b;
+  } else if constexpr (Op == Opcode::MUL) {
+    return a * b;
+  } else if constexpr (Op == Opcode::AND) {
+    return a & b;
+  } else if constexpr (Op == Opcode::OR) {
+    return a | b;
+  } else if constexpr (Op == Opcode::XOR) {
+    return a ^ b;
+  } else if constexpr (Op == Opcode::NOT) {
+    return ~a;
+  } else {
+    return a;  // MOV
+  }
+}
+
 template <Opcode Op, bool Float, unsigned N>
 void vecAlu(Ctx& c, const DInst& d) {
-  uint32_t en = chEn(c, d);
+  uint32_t en = chEnOf<N>(c, d);
   c.lanes += laneCountOf<N>(en);
   if (!en) return;
   uint32_t a[N], b[N], r[N];  // all sources are read before any destination is written
   loadLanes<N>(c, d.src[0], a);
   if constexpr (numSrcs(Op) == 2) loadLanes<N>(c, d.src[1], b);
-  if constexpr (Float && Op != Opcode::MOV) {
-    for (unsigned k = 0; k < N; ++k) {
-      float x = Op == Opcode::ADD ? std::bit_cast<float>(a[k]) + std::bit_cast<float>(b[k])
-                                  : std::bit_cast<float>(a[k]) * std::bit_cast<float>(b[k]);
-      r[k] = x != x ? 0x7fc00000u : std::bit_cast<uint32_t>(x);  // E14
-    }
-  } else if constexpr (Op == Opcode::SHL || Op == Opcode::SHR) {
+  else std::fill_n(b, N, 0u);
+  if constexpr (Op == Opcode::SHL || Op == Opcode::SHR) {
     const DOperand& s1 = d.src[1];
     if ((s1.kind == DOperand::Kind::Imm && s1.immPeriod == 1) || s1.load32 == DOperand::Load32::Bcast) {
       const uint32_t n = b[0] & 31;  // one count for every lane: a vector shift
       for (unsigned k = 0; k < N; ++k) r[k] = Op == Opcode::SHL ? a[k] << n : a[k] >> n;
     } else {
-      for (unsigned k = 0; k < N; ++k) r[k] = Op == Opcode::SHL ? a[k] << (b[k] & 31) : a[k] >> (b[k] & 31);
+      for (unsigned k = 0; k < N; ++k) r[k] = op32<Op, Float>(a[k], b[k]);
     }
   } else {
-    for (unsigned k = 0; k < N; ++k) {
-      if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
-      else if constexpr (Op == Opcode::MUL) r[k] = a[k] * b[k];
-      else if constexpr (Op == Opcode::AND) r[k] = a[k] & b[k];
-      else if constexpr (Op == Opcode::OR) r[k] = a[k] | b[k];
-      else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ b[k];
-      else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
-      else r[k] = a[k];  // MOV
-    }
+    for (unsigned k = 0; k < N; ++k) r[k] = op32<Op, Float>(a[k], b[k]);
   }
   storeLanes<N>(c, d, en, r);
+}
+
+// vecAlu with one lane and 32-bit sources (pickFast): no lane arrays.
+template <Opcode Op, bool Float>
+void scalarAlu(Ctx& c, const DInst& d) {
+  if (!chEnOf<1>(c, d)) return;
+  c.lanes += 1;
+  uint8_t* regs = c.t.regs.data();
+  auto load = [&](const DOperand& o) {
+    uint32_t v = o.imm32[0];
+    if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, regs + o.off[0], 4);
+    return v;
+  };
+  const uint32_t a = load(d.src[0]);
+  const uint32_t r = op32<Op, Float>(a, numSrcs(Op) == 2 ? load(d.src[1]) : 0u);
+  std::memcpy(regs + d.dst.off[0], &r, 4);
 }
 
 // The dense form of vecAlu (pickDense): every lane on, destination and src0
@@ -568,10 +610,7 @@ void vecAlu(Ctx& c, const DInst& d) {
 // Then lanes can be done four at a time in place.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 void denseAlu(Ctx& c, const DInst& d) {
-  // Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
-  using V4 = uint32_t __attribute__((vector_size(16)));
-  using F4 = float __attribute__((vector_size(16)));
-  if (chEn(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+  if (chEnOf<N>(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
   c.lanes += N;
   uint8_t* regs = c.t.regs.data();
   const uint8_t* pa = regs + d.src[0].off[0];
@@ -588,32 +627,9 @@ void denseAlu(Ctx& c, const DInst& d) {
     V4 a, b = {bs, bs, bs, bs}, r;
     std::memcpy(&a, pa + 4 * k, 16);
     if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, pb + 4 * k, 16);
-    if constexpr (Float && Op != Opcode::MOV) {
-      F4 x = Op == Opcode::ADD ? reinterpret_cast<F4>(a) + reinterpret_cast<F4>(b)
-                               : reinterpret_cast<F4>(a) * reinterpret_cast<F4>(b);
-      V4 nan = reinterpret_cast<V4>(x != x);  // E14: a NaN result is 0x7fc00000
-      r = (reinterpret_cast<V4>(x) & ~nan) | (V4{0x7fc00000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u} & nan);
-    } else if constexpr (Op == Opcode::SHL) {
-      if constexpr (ScalarB) r = a << n;
-      else r = a << (b & 31);
-    } else if constexpr (Op == Opcode::SHR) {
-      if constexpr (ScalarB) r = a >> n;
-      else r = a >> (b & 31);
-    } else if constexpr (Op == Opcode::ADD) {
-      r = a + b;
-    } else if constexpr (Op == Opcode::MUL) {
-      r = a * b;
-    } else if constexpr (Op == Opcode::AND) {
-      r = a & b;
-    } else if constexpr (Op == Opcode::OR) {
-      r = a | b;
-    } else if constexpr (Op == Opcode::XOR) {
-      r = a ^ b;
-    } else if constexpr (Op == Opcode::NOT) {
-      r = ~a;
-    } else {
-      r = a;  // MOV
-    }
+    if constexpr (ScalarB && Op == Opcode::SHL) r = a << n;  // one count: a vector shift
+    else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
+    else r = op32<Op, Float>(a, b);
     std::memcpy(pr + 4 * k, &r, 16);
   }
 }
@@ -704,9 +720,21 @@ Handler pickDenseOp(const DInst& d, int nsrc) {
     return byExec<DenseScalarH, Op, Float>(d.exec);
   return nullptr;
 }
+// scalarAlu<Op, Float> for a one-lane instruction of 32-bit sources.
+template <Opcode Op, bool Float>
+Handler pickScalarOp(const DInst& d, int nsrc) {
+  for (int s = 0; s < nsrc; ++s)
+    if (d.src[s].load32 == DOperand::Load32::Narrow) return nullptr;
+  return scalarAlu<Op, Float>;
+}
+template <Opcode Op, bool Float>
+Handler pickShapeOp(const DInst& d, int nsrc) {
+  return d.exec == 1 ? pickScalarOp<Op, Float>(d, nsrc) : pickDenseOp<Op, Float>(d, nsrc);
+}
+// The dense or one-lane form of the vecAlu handler `vec`, if the operands allow it.
 Handler pickDense(const DInst& d, Handler vec, int nsrc) {
 #define VISAKIT_DENSE(OP, FLT) \
-  if (vec == byExec<AluH, Opcode::OP, FLT>(d.exec)) return pickDenseOp<Opcode::OP, FLT>(d, nsrc);
+  if (vec == byExec<AluH, Opcode::OP, FLT>(d.exec)) return pickShapeOp<Opcode::OP, FLT>(d, nsrc);
   VISAKIT_DENSE(ADD, false) VISAKIT_DENSE(MUL, false) VISAKIT_DENSE(AND, false) VISAKIT_DENSE(OR, false)
   VISAKIT_DENSE(XOR, false) VISAKIT_DENSE(NOT, false) VISAKIT_DENSE(SHL, false) VISAKIT_DENSE(SHR, false)
   VISAKIT_DENSE(MOV, false) VISAKIT_DENSE(ADD, true) VISAKIT_DENSE(MUL, true) VISAKIT_DENSE(MOV, true)

@@ -67,36 +67,27 @@ inline bool isArithmetic(const uint32_t* addr, uint32_t step) {
   return bad == 0;
 }
 
-// The largest of addr[0..N) and the OR of them all.
+// Every addr[i] (i < N) is at most `limit` and has no bit of `alignMask` set.
 template <unsigned N>
-inline void maxAndOr(const uint32_t* addr, uint32_t& hi, uint32_t& any) {
+inline bool allAtMost(const uint32_t* addr, uint32_t limit, uint32_t alignMask) {
 #if defined(__SSE2__)
   if constexpr (N % 4 == 0) {
-    // Unsigned max as a signed max of the values with the sign bit flipped.
+    // Unsigned a > limit as a signed compare of the values with the sign bit flipped.
     const __m128i flip = _mm_set1_epi32(static_cast<int>(0x80000000u));
-    __m128i m = _mm_set1_epi32(static_cast<int>(0x80000000u)), o = _mm_setzero_si128();
+    const __m128i lim = _mm_set1_epi32(static_cast<int>(limit ^ 0x80000000u));
+    const __m128i am = _mm_set1_epi32(static_cast<int>(alignMask));
+    __m128i bad = _mm_setzero_si128();
 #pragma GCC unroll 8
     for (unsigned i = 0; i < N; i += 4) {
-      __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i));
-      o = _mm_or_si128(o, v);
-      v = _mm_xor_si128(v, flip);
-      __m128i gt = _mm_cmpgt_epi32(v, m);
-      m = _mm_or_si128(_mm_and_si128(gt, v), _mm_andnot_si128(gt, m));
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(addr + i));
+      bad = _mm_or_si128(bad, _mm_or_si128(_mm_cmpgt_epi32(_mm_xor_si128(v, flip), lim), _mm_and_si128(v, am)));
     }
-    uint32_t mv[4], ov[4];
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(mv), _mm_xor_si128(m, flip));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(ov), o);
-    hi = std::max(std::max(mv[0], mv[1]), std::max(mv[2], mv[3]));
-    any = ov[0] | ov[1] | ov[2] | ov[3];
-    return;
+    return _mm_movemask_epi8(_mm_cmpeq_epi32(bad, _mm_setzero_si128())) == 0xffff;
   }
 #endif
-  hi = 0;
-  any = 0;
-  for (unsigned i = 0; i < N; ++i) {
-    hi = addr[i] > hi ? addr[i] : hi;
-    any |= addr[i];
-  }
+  uint32_t bad = 0;
+  for (unsigned i = 0; i < N; ++i) bad |= (addr[i] > limit ? 1u : 0u) | (addr[i] & alignMask);
+  return bad == 0;
 }
 
 // Stores four dwords as one 16-byte vector, so that a later 16-byte load of

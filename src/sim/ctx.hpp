@@ -299,17 +299,14 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
 
 template <class T, unsigned N>
 inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
-  uint32_t hi = 0, any = 0;
-  if (en == execMaskBits(N)) {
-    maxAndOr<N>(addr, hi, any);
-  } else {
-    for (unsigned i = 0; i < N; ++i) {
-      uint32_t a = (en >> i) & 1 ? addr[i] : 0;
-      hi = a > hi ? a : hi;
-      any |= a;
-    }
-  }
-  return (any & (sizeof(T) - 1)) == 0 && uint64_t{hi} + sizeof(T) <= s.size;
+  if (s.size < sizeof(T)) return false;
+  // The last address an element of T fits at (every uint32_t fits when the space is larger).
+  const uint32_t limit = static_cast<uint32_t>(std::min<uint64_t>(s.size - sizeof(T), 0xffffffffu));
+  if (en == execMaskBits(N)) return allAtMost<N>(addr, limit, sizeof(T) - 1);
+  uint32_t bad = 0;
+  for (unsigned i = 0; i < N; ++i)
+    if ((en >> i) & 1) bad |= (addr[i] > limit ? 1u : 0u) | (addr[i] & (sizeof(T) - 1));
+  return bad == 0;
 }
 
 // A contiguous run of `bytes` at addr in bounds (E2), and aligned to `align`
