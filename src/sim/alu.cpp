@@ -588,20 +588,21 @@ void vecAlu(Ctx& c, const DInst& d) {
   storeLanes<N>(c, d, en, r);
 }
 
+// Lane 0 of a source of 32 bits (Load32 other than Narrow).
+inline uint32_t load1(const Ctx& c, const DOperand& o) {
+  uint32_t v = o.imm32[0];
+  if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, c.t.regs.data() + o.off[0], 4);
+  return v;
+}
+
 // vecAlu with one lane and 32-bit sources (pickFast): no lane arrays.
 template <Opcode Op, bool Float>
 void scalarAlu(Ctx& c, const DInst& d) {
   if (!chEnOf<1>(c, d)) return;
   c.lanes += 1;
-  uint8_t* regs = c.t.regs.data();
-  auto load = [&](const DOperand& o) {
-    uint32_t v = o.imm32[0];
-    if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, regs + o.off[0], 4);
-    return v;
-  };
-  const uint32_t a = load(d.src[0]);
-  const uint32_t r = op32<Op, Float>(a, numSrcs(Op) == 2 ? load(d.src[1]) : 0u);
-  std::memcpy(regs + d.dst.off[0], &r, 4);
+  const uint32_t a = load1(c, d.src[0]);
+  const uint32_t r = op32<Op, Float>(a, numSrcs(Op) == 2 ? load1(c, d.src[1]) : 0u);
+  std::memcpy(c.t.regs.data() + d.dst.off[0], &r, 4);
 }
 
 // The dense form of vecAlu (pickDense): every lane on, destination and src0
@@ -682,6 +683,28 @@ Handler byExec(unsigned exec) {
     default: return nullptr;
   }
 }
+// vecCmp with one lane and 32-bit sources: integers by their values as the
+// source types say (an immediate is already extended to 32 bits), F as floats.
+template <bool Float>
+void scalarCmp(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<1>(c, d);
+  if (!en) return;
+  c.lanes += 1;
+  const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
+  bool r;
+  if constexpr (Float) {
+    r = relation(d.relop, std::bit_cast<float>(a), std::bit_cast<float>(b));
+  } else {
+    auto value = [](const DOperand& o, uint32_t v) {
+      return isSignedInt(o.type) ? int64_t{static_cast<int32_t>(v)} : int64_t{v};
+    };
+    r = relation(d.relop, value(d.src[0], a), value(d.src[1], b));
+  }
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{1} << d.maskOff);  // bits past 31 are dropped
+  p = r ? p | m : p & ~m;
+}
+
 template <Opcode Op, bool Float, unsigned N>
 struct AluH {
   static constexpr Handler fn = vecAlu<Op, Float, N>;
@@ -755,9 +778,12 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
     if (d.dst.kind != DOperand::Kind::Pred) return nullptr;
     if (d.floatDomain) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0]) || !fastFltSrc(d.src[1])) return nullptr;
+      if (d.exec == 1) return scalarCmp<true>;
       return byExec<CmpH, Opcode::CMP, true>(d.exec);
     }
     if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
+    if (d.exec == 1 && d.src[0].load32 != DOperand::Load32::Narrow && d.src[1].load32 != DOperand::Load32::Narrow)
+      return scalarCmp<false>;
     return byExec<CmpH, Opcode::CMP, false>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;

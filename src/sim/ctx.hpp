@@ -427,17 +427,41 @@ template <unsigned N, bool Obs>
   return true;
 }
 
-// The first test of GATHER/SCATTER_SCALED without observers: every lane on,
-// dword elements, consecutive offsets, the run in bounds (E2): the whole
-// instruction is one copy at `at` (no two lanes meet; such a run never yields).
+// The first test of GATHER/SCATTER_SCALED without observers, taken when every
+// lane is on, the elements are dwords and nothing is to be prefetched ahead:
+// Run: the lanes are consecutive and the run is in bounds (E2), one copy at
+// addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
+// accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
+enum class Dwords : uint8_t { No, Run, Lanes };
 template <unsigned N>
-[[gnu::always_inline]] inline bool denseRun(const Ctx& c, const DInst& d, const Space& s, uint32_t en, uint64_t& at) {
-  if (d.numBlocks != 4 || en != execMaskBits(N)) return false;
+[[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t en, uint32_t* addr) {
+  if (d.numBlocks != 4 || en != execMaskBits(N) || d.numAhead) return Dwords::No;
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
-  if (!contiguous<N>(off, 4)) return false;
-  at = uint32_t(scalarUD(c, d.goff) + off[0]);  // mod 2^32 (E4)
-  return runFast(s, at, 4 * N, 4);
+  const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)
+  if (contiguous<N>(off, 4)) {
+    addr[0] = g + off[0];
+    return runFast(s, addr[0], 4 * N, 4) ? Dwords::Run : Dwords::No;
+  }
+  if (s.dram || s.size < 4) return Dwords::No;
+  addScalar<N>(addr, off, g);
+  return allAtMost<N>(addr, static_cast<uint32_t>(std::min<uint64_t>(s.size - 4, 0xffffffffu)), 3) ? Dwords::Lanes
+                                                                                                    : Dwords::No;
+}
+
+// Lane i of N reads the T at base + addr[i] into dword i of dst (zero-extended).
+template <class T, unsigned N>
+[[gnu::always_inline]] inline void gatherLanes(const uint8_t* base, const uint32_t* addr, uint8_t* dst) {
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4)
+      store4(dst + 4 * i, atomicLoad<T>(base + addr[i]), atomicLoad<T>(base + addr[i + 1]), atomicLoad<T>(base + addr[i + 2]),
+             atomicLoad<T>(base + addr[i + 3]));
+  } else {
+    for (unsigned i = 0; i < N; ++i) {
+      uint32_t v = atomicLoad<T>(base + addr[i]);
+      std::memcpy(dst + 4 * i, &v, 4);
+    }
+  }
 }
 
 // Every lane on and dword elements at consecutive addresses, in bounds: one

@@ -12,11 +12,8 @@ template <class T, unsigned N>
 bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
   if (!lanesFast<T, N>(s, en, addr)) return false;
   uint8_t* dst = c.t.regs.data() + d.raw[1];
-  if (N % 4 == 0 && en == execMaskBits(N)) {
-    const uint8_t* p = s.data;
-    for (unsigned i = 0; i < N; i += 4)
-      store4(dst + 4 * i, atomicLoad<T>(p + addr[i]), atomicLoad<T>(p + addr[i + 1]), atomicLoad<T>(p + addr[i + 2]),
-             atomicLoad<T>(p + addr[i + 3]));
+  if (en == execMaskBits(N)) {
+    gatherLanes<T, N>(s.data, addr, dst);
     c.spaceBytes[s.statIndex][0] += N * sizeof(T);
     return true;
   }
@@ -33,11 +30,14 @@ struct Gather {
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
     if constexpr (!Obs) {
-      // The common case first, in a small frame: one run, nothing to prefetch ahead.
+      // The common cases first, in a small frame.
       Space& s = c.spaces[d.surface];
-      if (uint64_t at; !d.numAhead && denseRun<N>(c, d, s, en, at)) {
+      uint32_t addr[N];
+      if (const Dwords k = dwordLanes<N>(c, d, s, en, addr); k != Dwords::No) {
+        uint8_t* dst = c.t.regs.data() + d.raw[1];
+        if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], dst);
+        else gatherLanes<uint32_t, N>(s.data, addr, dst);
         c.lanes += N;
-        copyIn<uint32_t, N>(s, at, c.t.regs.data() + d.raw[1]);
         c.spaceBytes[s.statIndex][0] += 4 * N;
         return;
       }

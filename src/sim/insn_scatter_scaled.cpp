@@ -8,16 +8,26 @@
 namespace visakit::sim {
 namespace {
 
+// The enabled lanes' elements (the low bytes of dword i of src) to base + addr[i],
+// in lane order, so the highest lane wins (E3).
+template <class T, unsigned N>
+void scatterLanes(uint8_t* base, const uint32_t* addr, const uint8_t* src, uint32_t en) {
+  auto one = [&](unsigned i) {
+    uint32_t v;
+    std::memcpy(&v, src + 4 * i, 4);
+    atomicStore<T>(base + addr[i], static_cast<T>(v));
+  };
+  if (en == execMaskBits(N)) {
+    for (unsigned i = 0; i < N; ++i) one(i);
+  } else {
+    forEachLane(en, one);
+  }
+}
+
 template <class T, unsigned N>
 bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
   if (!lanesFast<T, N>(s, en, addr)) return false;
-  const uint8_t* src = c.t.regs.data() + d.raw[1];
-  // Lane order, so the highest lane wins (E3).
-  forEachLane(en, [&](unsigned i) {
-    uint32_t v;
-    std::memcpy(&v, src + 4 * i, 4);
-    atomicStore<T>(s.data + addr[i], static_cast<T>(v));
-  });
+  scatterLanes<T, N>(s.data, addr, c.t.regs.data() + d.raw[1], en);
   c.spaceBytes[s.statIndex][1] += uint64_t{laneCount(en)} * sizeof(T);
   return true;
 }
@@ -27,11 +37,14 @@ struct Scatter {
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
     if constexpr (!Obs) {
-      // The common case first, in a small frame: one run, nothing to prefetch ahead.
+      // The common cases first, in a small frame.
       Space& s = c.spaces[d.surface];
-      if (uint64_t at; !d.numAhead && denseRun<N>(c, d, s, en, at)) {
+      uint32_t addr[N];
+      if (const Dwords k = dwordLanes<N>(c, d, s, en, addr); k != Dwords::No) {
+        const uint8_t* src = c.t.regs.data() + d.raw[1];
+        if (k == Dwords::Run) copyOut<uint32_t, N>(s, addr[0], src);
+        else scatterLanes<uint32_t, N>(s.data, addr, src, en);
         c.lanes += N;
-        copyOut<uint32_t, N>(s, at, c.t.regs.data() + d.raw[1]);
         c.spaceBytes[s.statIndex][1] += 4 * N;
         return;
       }
