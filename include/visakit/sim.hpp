@@ -54,7 +54,8 @@ struct LaunchConfig {
   // a failed run (max steps, interrupted) they hold whatever was written so far.
   bool transactional = false;
   // Latency hiding: a host thread interleaves simulated threads, switching on
-  // scattered accesses to surfaces at least this large (no SLM, no --check).
+  // scattered accesses to surfaces at least this large, and prefetches the
+  // accesses of later instructions to them (no SLM, no --check).
   // nullopt: the last-level cache's size, at least 8 MiB. Results do not depend on it.
   std::optional<uint64_t> hideLatencyFromBytes;
   unsigned maxExamples = 4;              // addresses kept per finding

@@ -102,25 +102,28 @@ inline void store4(void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
 #endif
 }
 
-// Pixel-major copy of 4 channel planes: out[4i + ch] = plane ch [i], i < n
-// (n a multiple of 4), the planes `stride` dwords apart.
-inline void interleave4(uint32_t* out, const uint8_t* planes, unsigned stride, unsigned n) {
+// Pixel-major copy of 4 channel planes: dword 4i + ch of out = dword i of
+// plane ch, i < N, the planes `stride` dwords apart.
+template <unsigned N>
+inline void interleave4(uint8_t* out, const uint8_t* planes, unsigned stride) {
 #if defined(__SSE2__)
-  for (unsigned i = 0; i < n; i += 4) {
-    auto load = [&](unsigned ch) {
-      return _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + 4 * (ch * stride + i))));
-    };
-    __m128 r = load(0), g = load(1), b = load(2), a = load(3);
-    _MM_TRANSPOSE4_PS(r, g, b, a);
-    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i), r);
-    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 4), g);
-    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 8), b);
-    _mm_storeu_ps(reinterpret_cast<float*>(out + 4 * i + 12), a);
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      auto load = [&](unsigned ch) {
+        return _mm_castsi128_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + 4 * (ch * stride + i))));
+      };
+      __m128 r = load(0), g = load(1), b = load(2), a = load(3);
+      _MM_TRANSPOSE4_PS(r, g, b, a);
+      _mm_storeu_ps(reinterpret_cast<float*>(out + 16 * i), r);
+      _mm_storeu_ps(reinterpret_cast<float*>(out + 16 * i + 16), g);
+      _mm_storeu_ps(reinterpret_cast<float*>(out + 16 * i + 32), b);
+      _mm_storeu_ps(reinterpret_cast<float*>(out + 16 * i + 48), a);
+    }
+    return;
   }
-#else
-  for (unsigned ch = 0; ch < 4; ++ch)
-    for (unsigned i = 0; i < n; ++i) std::memcpy(&out[4 * i + ch], planes + 4 * (ch * stride + i), 4);
 #endif
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(out + 4 * (4 * i + ch), planes + 4 * (ch * stride + i), 4);
 }
 
 }  // namespace visakit::sim

@@ -362,13 +362,15 @@ template <unsigned N>
   uint32_t addr[N];
   if (e.addrKind == DInst::AddrKind::Qw) copyFixed<sizeof addr>(addr, c.t.regs.data() + e.raw[0]);
   else laneAddresses<N>(c, e, addr);
-  if (contiguous<N>(addr, 4)) return;  // a stream: the hardware prefetcher follows it
+  // Consecutive elements (a dword, or an SCATTER4 pixel of its channels) are a
+  // stream: the hardware prefetcher follows it.
+  if (contiguous<N>(addr, e.chMask ? 4 * laneCount(e.chMask & 15u) : 4)) return;
   prefetchLines<N>(c.spaces[e.surface], addr, e.storeAccess);
 }
-// Smaller surfaces stay in the last-level cache, where out-of-order execution
-// already overlaps the misses of one instruction: prefetching them costs more
-// than it saves. The launch drops them from DInst::ahead (fitPrefetch).
-constexpr uint64_t kPrefetchMinBytes = 4096 * 1024;
+// Only the instructions on DRAM surfaces (Space::dram) are in DInst::ahead
+// (fitToLaunch): smaller surfaces stay in the last-level cache, where
+// out-of-order execution already overlaps the misses of one instruction, so
+// prefetching them costs more than it saves.
 [[gnu::always_inline]] inline void prefetchAhead(const Ctx& c, const DInst& d) {
   for (unsigned k = 0; k < d.numAhead; ++k) {
     const DInst& e = c.prog->code[d.ahead[k]];
@@ -379,6 +381,14 @@ constexpr uint64_t kPrefetchMinBytes = 4096 * 1024;
       default: break;
     }
   }
+}
+
+// prefetchAhead out of line, for the small-frame fast paths. The empty asm
+// with a memory clobber keeps g++ from taking the function for pure and
+// deleting its calls.
+[[gnu::noinline]] inline void prefetchAheadOutOfLine(const Ctx& c, const DInst& d) {
+  prefetchAhead(c, d);
+  asm volatile("" ::: "memory");
 }
 
 // Latency hiding (Ctx::canDefer): true if the instruction should yield now:
@@ -428,14 +438,14 @@ template <unsigned N, bool Obs>
 }
 
 // The first test of GATHER/SCATTER_SCALED without observers, taken when every
-// lane is on, the elements are dwords and nothing is to be prefetched ahead:
+// lane is on and the elements are dwords:
 // Run: the lanes are consecutive and the run is in bounds (E2), one copy at
 // addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
 // accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
 enum class Dwords : uint8_t { No, Run, Lanes };
 template <unsigned N>
 [[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t en, uint32_t* addr) {
-  if (d.numBlocks != 4 || en != execMaskBits(N) || d.numAhead) return Dwords::No;
+  if (d.numBlocks != 4 || en != execMaskBits(N)) return Dwords::No;
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)

@@ -320,15 +320,14 @@ constexpr unsigned kInterleave = 4;
 
 // Fits the decoded program to the launch: with --check, the memory handlers
 // that tell the observers; each DInst::ahead keeps only the instructions on
-// surfaces worth a prefetch (kPrefetchMinBytes), none with --check.
-void fitToLaunch(Program& p, const std::vector<Space>& spaces, uint64_t slmBytes, bool check) {
+// DRAM surfaces (Space::dram; never SLM), none with --check.
+void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
   for (DInst& d : p.code) {
     if (check && d.checkedFn) d.fn = d.checkedFn;
     unsigned n = 0;
     for (unsigned k = 0; k < d.numAhead; ++k) {
       const uint32_t id = p.code[d.ahead[k]].surface;
-      const uint64_t size = id == kSurfSlm ? slmBytes : spaces[id].size;
-      if (!check && size >= kPrefetchMinBytes) d.ahead[n++] = d.ahead[k];
+      if (!check && id != kSurfSlm && spaces[id].dram) d.ahead[n++] = d.ahead[k];
     }
     d.numAhead = static_cast<uint8_t>(n);
   }
@@ -563,7 +562,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     }
   }
   sh.slmBytes = slmBytes;
-  fitToLaunch(prog, sh.spaces, slmBytes, cfg.check);
+  fitToLaunch(prog, sh.spaces, cfg.check);
   if (prog.usesSlm) {
     sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("%slm");

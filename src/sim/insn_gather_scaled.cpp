@@ -39,6 +39,7 @@ struct Gather {
         else gatherLanes<uint32_t, N>(s.data, addr, dst);
         c.lanes += N;
         c.spaceBytes[s.statIndex][0] += 4 * N;
+        if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
         return;
       }
     }

@@ -28,28 +28,25 @@ struct Scatter4 {
     if (const unsigned chs = d.chMask & 15; !Obs && chs) {
       prefetchAhead(c, d);
       // Fast path (no observer): one bounds check on the largest dword index.
-      uint32_t dw[N], hi = 0;
-      for (unsigned i = 0; i < N; ++i) {
-        dw[i] = addr[i] / 4;
-        uint32_t m = (en >> i) & 1 ? dw[i] : 0;
-        hi = m > hi ? m : hi;
-      }
+      uint32_t dw[N];
+      for (unsigned i = 0; i < N; ++i) dw[i] = addr[i] / 4;
       const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
       const uint8_t* src = c.t.regs.data() + d.raw[1];
       if (chs == 15 && en == execMaskBits(N) && contiguous<N>(dw, 4) && runFast(s, uint64_t{dw[0]} * 4, 16 * N, 4)) {
         // All four channels of consecutive pixels: one run of 4 x exec dwords,
         // pixel i's channel ch from channel plane ch (a transpose; no two writes meet).
-        uint32_t px[4 * N];
-        if constexpr (N % 4 == 0) {
-          interleave4(px, src, stride, N);
+        if (s.plain) {
+          interleave4<N>(s.data + uint64_t{dw[0]} * 4, src, stride);
         } else {
-          for (unsigned ch = 0; ch < 4; ++ch)
-            for (unsigned i = 0; i < N; ++i) std::memcpy(&px[4 * i + ch], src + 4 * (ch * stride + i), 4);
+          uint8_t px[16 * N];
+          interleave4<N>(px, src, stride);
+          copyOut<uint32_t, 4 * N>(s, uint64_t{dw[0]} * 4, px);
         }
-        copyOut<uint32_t, 4 * N>(s, uint64_t{dw[0]} * 4, reinterpret_cast<const uint8_t*>(px));
         c.spaceBytes[s.statIndex][1] += 16 * N;
         return;
       }
+      uint32_t hi = 0;
+      forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
       if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
         unsigned pos = 0;
         for (unsigned ch = 0; ch <= top; ++ch) {

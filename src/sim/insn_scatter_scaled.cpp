@@ -46,6 +46,7 @@ struct Scatter {
         else scatterLanes<uint32_t, N>(s.data, addr, src, en);
         c.lanes += N;
         c.spaceBytes[s.statIndex][1] += 4 * N;
+        if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
         return;
       }
     }
