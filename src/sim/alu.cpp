@@ -610,8 +610,7 @@ void scalarAlu(Ctx& c, const DInst& d) {
 // (ScalarB), each source equal to the destination's bytes or apart from them.
 // Then lanes can be done four at a time in place.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
-void denseAlu(Ctx& c, const DInst& d) {
-  if (chEnOf<N>(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+void denseBody(Ctx& c, const DInst& d) {
   c.lanes += N;
   uint8_t* regs = c.t.regs.data();
   const uint8_t* pa = regs + d.src[0].off[0];
@@ -633,6 +632,12 @@ void denseAlu(Ctx& c, const DInst& d) {
     else r = op32<Op, Float>(a, b);
     std::memcpy(pr + 4 * k, &r, 16);
   }
+}
+
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void denseAlu(Ctx& c, const DInst& d) {
+  if (chEnOf<N>(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+  denseBody<Op, Float, N, ScalarB>(c, d);
 }
 
 // CMP with a predicate destination and sources of at most 32 bits: integers
@@ -671,15 +676,21 @@ bool fastFltSrc(const DOperand& o) {
   return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
 }
 
-template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float>
+template <class X, bool Fused>
+constexpr Handler member() {
+  if constexpr (Fused) return X::fused;
+  else return X::fn;
+}
+// H<Op, Float, exec>::fn, or its ::fused.
+template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, bool Fused = false>
 Handler byExec(unsigned exec) {
   switch (exec) {
-    case 1: return H<Op, Float, 1>::fn;
-    case 2: return H<Op, Float, 2>::fn;
-    case 4: return H<Op, Float, 4>::fn;
-    case 8: return H<Op, Float, 8>::fn;
-    case 16: return H<Op, Float, 16>::fn;
-    case 32: return H<Op, Float, 32>::fn;
+    case 1: return member<H<Op, Float, 1>, Fused>();
+    case 2: return member<H<Op, Float, 2>, Fused>();
+    case 4: return member<H<Op, Float, 4>, Fused>();
+    case 8: return member<H<Op, Float, 8>, Fused>();
+    case 16: return member<H<Op, Float, 16>, Fused>();
+    case 32: return member<H<Op, Float, 32>, Fused>();
     default: return nullptr;
   }
 }
@@ -712,10 +723,12 @@ struct AluH {
 template <Opcode Op, bool Float, unsigned N>
 struct DenseVecH {
   static constexpr Handler fn = denseAlu<Op, Float, N, false>;
+  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, false>>;
 };
 template <Opcode Op, bool Float, unsigned N>
 struct DenseScalarH {
   static constexpr Handler fn = denseAlu<Op, Float, N, true>;
+  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, true>>;
 };
 template <Opcode, bool Float, unsigned N>
 struct CmpH {
@@ -725,9 +738,13 @@ struct CmpH {
 Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
 
 // denseAlu<Op, Float, N, ScalarB> for an instruction vecAlu<Op, Float, N> serves,
-// when its operands have the dense shape; else nullptr.
+// when its operands have the dense shape (and its fusedRun as d.fusedFn); else nullptr.
 template <Opcode Op, bool Float>
-Handler pickDenseOp(const DInst& d, int nsrc) {
+Handler pickDenseOp(DInst& d, int nsrc) {
+  auto pick = [&]<template <Opcode, bool, unsigned> class H>() {
+    d.fusedFn = byExec<H, Op, Float, true>(d.exec);
+    return byExec<H, Op, Float>(d.exec);
+  };
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;
   const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
   auto vec = [&](const DOperand& o) {
@@ -736,11 +753,11 @@ Handler pickDenseOp(const DInst& d, int nsrc) {
     return a == lo || b <= lo || a >= hi;  // the same lanes, or apart
   };
   if (!vec(d.src[0])) return nullptr;
-  if (nsrc < 2) return byExec<DenseVecH, Op, Float>(d.exec);
+  if (nsrc < 2) return pick.template operator()<DenseVecH>();
   const DOperand& b = d.src[1];
-  if (vec(b)) return byExec<DenseVecH, Op, Float>(d.exec);
+  if (vec(b)) return pick.template operator()<DenseVecH>();
   if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast)
-    return byExec<DenseScalarH, Op, Float>(d.exec);
+    return pick.template operator()<DenseScalarH>();
   return nullptr;
 }
 // scalarAlu<Op, Float> for a one-lane instruction of 32-bit sources.
@@ -751,11 +768,11 @@ Handler pickScalarOp(const DInst& d, int nsrc) {
   return scalarAlu<Op, Float>;
 }
 template <Opcode Op, bool Float>
-Handler pickShapeOp(const DInst& d, int nsrc) {
+Handler pickShapeOp(DInst& d, int nsrc) {
   return d.exec == 1 ? pickScalarOp<Op, Float>(d, nsrc) : pickDenseOp<Op, Float>(d, nsrc);
 }
 // The dense or one-lane form of the vecAlu handler `vec`, if the operands allow it.
-Handler pickDense(const DInst& d, Handler vec, int nsrc) {
+Handler pickDense(DInst& d, Handler vec, int nsrc) {
 #define VISAKIT_DENSE(OP, FLT) \
   if (vec == byExec<AluH, Opcode::OP, FLT>(d.exec)) return pickShapeOp<Opcode::OP, FLT>(d, nsrc);
   VISAKIT_DENSE(ADD, false) VISAKIT_DENSE(MUL, false) VISAKIT_DENSE(AND, false) VISAKIT_DENSE(OR, false)

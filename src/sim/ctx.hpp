@@ -233,6 +233,32 @@ Handler handlerForExec(unsigned exec) {
     default: return &H::template fn<32, Obs>;
   }
 }
+// A run of instructions (fitToLaunch, DInst::runLen) with the same handler
+// and the same channel-enable fields: ChEn is worked out once. All on: Body
+// does each instruction, in order; else each one's own handler runs. Used for
+// handlers that never yield.
+template <unsigned N, void (*Body)(Ctx&, const DInst&)>
+void fusedRun(Ctx& c, const DInst& d) {
+  const DInst* p = &d;
+  if (chEnOf<N>(c, d) != execMaskBits(N)) {
+    for (unsigned k = 0; k < d.runLen; ++k) p[k].fn(c, p[k]);
+    return;
+  }
+  for (unsigned k = 0; k < d.runLen; ++k) Body(c, p[k]);
+}
+// fusedRun over H::allOnBody<N>.
+template <class H>
+Handler fusedForExec(unsigned exec) {
+  switch (exec) {
+    case 1: return &fusedRun<1, &H::template allOnBody<1>>;
+    case 2: return &fusedRun<2, &H::template allOnBody<2>>;
+    case 4: return &fusedRun<4, &H::template allOnBody<4>>;
+    case 8: return &fusedRun<8, &H::template allOnBody<8>>;
+    case 16: return &fusedRun<16, &H::template allOnBody<16>>;
+    default: return &fusedRun<32, &H::template allOnBody<32>>;
+  }
+}
+
 // DInst::fn without observers, DInst::checkedFn with them (the launch picks one).
 template <class H>
 void setMemoryHandlers(DInst& d) {
@@ -437,15 +463,15 @@ template <unsigned N, bool Obs>
   return true;
 }
 
-// The first test of GATHER/SCATTER_SCALED without observers, taken when every
-// lane is on and the elements are dwords:
+// The first test of GATHER/SCATTER_SCALED without observers when every lane is
+// on, taken when the elements are dwords:
 // Run: the lanes are consecutive and the run is in bounds (E2), one copy at
 // addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
 // accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
 enum class Dwords : uint8_t { No, Run, Lanes };
 template <unsigned N>
-[[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t en, uint32_t* addr) {
-  if (d.numBlocks != 4 || en != execMaskBits(N)) return Dwords::No;
+[[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t* addr) {
+  if (d.numBlocks != 4) return Dwords::No;
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)

@@ -266,7 +266,12 @@ bool runSlice(Shared& sh, Worker& w) {
     // instructions up to the next control instruction run back to back.
     if (const uint32_t n = code[t.pc].straight; n && !t.waiting && steps + n <= maxSteps) {
       const DInst* first = code + t.pc;
-      for (const DInst* d = first; d != first + n; ++d) {
+      for (const DInst* d = first; d != first + n;) {
+        if (d->runLen > 1) {  // a run (fitToLaunch): never yields
+          d->fusedFn(c, *d);
+          d += d->runLen;
+          continue;
+        }
         d->fn(c, *d);
         if (c.yield) {  // deferred: not executed, so not counted
           c.yield = false;
@@ -274,6 +279,7 @@ bool runSlice(Shared& sh, Worker& w) {
           t.steps = steps + static_cast<uint64_t>(d - first);
           return false;
         }
+        ++d;
       }
       steps += n;
       if (sh.stop.load(std::memory_order_relaxed)) return true;
@@ -318,10 +324,32 @@ namespace {
 // waits for its scattered lines, the others run (a GPU's latency hiding).
 constexpr unsigned kInterleave = 4;
 
+// Runs of instructions one fusedRun does (DInst::runLen): consecutive
+// instructions with a fused form, the same handler and the same channel-enable
+// fields, none on a DRAM surface (so none yields).
+void formRuns(Program& p, const std::vector<Space>& spaces) {
+  auto fusable = [&](const DInst& e) {
+    return e.fusedFn && (e.addrKind == DInst::AddrKind::None || e.surface == kSurfSlm || !spaces[e.surface].dram);
+  };
+  auto sameEnables = [](const DInst& a, const DInst& b) {
+    return a.exec == b.exec && a.noMask == b.noMask && a.maskOff == b.maskOff && a.predId == b.predId &&
+           a.predCtl == b.predCtl && a.predInv == b.predInv;
+  };
+  for (size_t i = 0; i < p.code.size();) {
+    DInst& h = p.code[i];
+    size_t j = i + 1;
+    if (fusable(h))
+      while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
+    h.runLen = static_cast<uint8_t>(j - i);
+    i = j;
+  }
+}
+
 // Fits the decoded program to the launch: with --check, the memory handlers
 // that tell the observers; each DInst::ahead keeps only the instructions on
 // DRAM surfaces (Space::dram; never SLM), none with --check.
 void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
+  if (!check) formRuns(p, spaces);
   for (DInst& d : p.code) {
     if (check && d.checkedFn) d.fn = d.checkedFn;
     unsigned n = 0;

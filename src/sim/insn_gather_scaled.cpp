@@ -30,20 +30,29 @@ struct Gather {
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
     if constexpr (!Obs) {
-      // The common cases first, in a small frame.
-      Space& s = c.spaces[d.surface];
-      uint32_t addr[N];
-      if (const Dwords k = dwordLanes<N>(c, d, s, en, addr); k != Dwords::No) {
-        uint8_t* dst = c.t.regs.data() + d.raw[1];
-        if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], dst);
-        else gatherLanes<uint32_t, N>(s.data, addr, dst);
-        c.lanes += N;
-        c.spaceBytes[s.statIndex][0] += 4 * N;
-        if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
-        return;
-      }
+      if (en == execMaskBits(N)) return allOn<N>(c, d);
     }
     lanes<N, Obs>(c, d, en);
+  }
+  // Every lane on, no observer: the common cases first, in a small frame.
+  template <unsigned N>
+  [[gnu::always_inline]] static void allOn(Ctx& c, const DInst& d) {
+    Space& s = c.spaces[d.surface];
+    uint32_t addr[N];
+    if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
+      uint8_t* dst = c.t.regs.data() + d.raw[1];
+      if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], dst);
+      else gatherLanes<uint32_t, N>(s.data, addr, dst);
+      c.lanes += N;
+      c.spaceBytes[s.statIndex][0] += 4 * N;
+      if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
+      return;
+    }
+    lanes<N, false>(c, d, execMaskBits(N));
+  }
+  template <unsigned N>
+  static void allOnBody(Ctx& c, const DInst& d) {
+    allOn<N>(c, d);
   }
   template <unsigned N, bool Obs>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
@@ -78,6 +87,7 @@ struct Gather {
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
   setMemoryHandlers<Gather>(d);
+  d.fusedFn = fusedForExec<Gather>(d.exec);
 }
 
 }  // namespace visakit::sim

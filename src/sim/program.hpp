@@ -50,6 +50,11 @@ using FltStore = void (*)(Ctx&, const DInst&, uint32_t en, const double* v);
 struct DInst {
   Handler fn = nullptr;
   Handler checkedFn = nullptr;  // memory instructions: fn with --check observers attached
+  // Runs (fitToLaunch): a first instruction with runLen > 1 does itself and the
+  // runLen - 1 after it through fusedFn, which never yields (the dispatcher's
+  // straight-line loop uses it; one step at a time uses fn).
+  Handler fusedFn = nullptr;
+  uint8_t runLen = 1;
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
   // Instructions from this one to the next control instruction (or the end);
