@@ -610,7 +610,7 @@ void scalarAlu(Ctx& c, const DInst& d) {
 // (ScalarB), each source equal to the destination's bytes or apart from them.
 // Then lanes can be done four at a time in place.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
-void denseBody(Ctx& c, const DInst& d) {
+[[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
   c.lanes += N;
   uint8_t* regs = c.t.regs.data();
   const uint8_t* pa = regs + d.src[0].off[0];

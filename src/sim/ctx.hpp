@@ -472,6 +472,10 @@ enum class Dwords : uint8_t { No, Run, Lanes };
 template <unsigned N>
 [[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t* addr) {
   if (d.numBlocks != 4) return Dwords::No;
+  if (d.offRun) {  // consecutive offsets known at decode (planStaticOffsets)
+    addr[0] = scalarUD(c, d.goff) + d.offBase;
+    return runFast(s, addr[0], 4 * N, 4) ? Dwords::Run : Dwords::No;
+  }
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)

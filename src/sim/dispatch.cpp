@@ -170,6 +170,8 @@ struct Shared {
   Dims dims;
   uint32_t dispatchMask = 0;
   std::vector<InputImage> inputs;
+  // The register bytes every thread starts with: zero (E29) but for the inputs.
+  std::vector<uint8_t> regImage;
   std::vector<Space> spaces;  // template; SLM filled per worker
   Space urb;
   uint64_t slmBytes = 0;
@@ -219,8 +221,9 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   Ctx& c = w.c;
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
-  // Every variable starts at zero (E29; the padding past them is never written).
-  std::memset(t.regs.data(), 0, p.usedBytes);
+  // Every variable starts at zero (E29; the padding past them is never written),
+  // the kernel inputs at their values.
+  std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
   std::fill(t.preds.begin(), t.preds.end(), 0);
   // Coordinates: one step from the previous thread's when they follow each other.
   ThreadCoord& tc = w.coord;
@@ -237,7 +240,6 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   setId(kVarGroupX, tc.gx);
   setId(kVarGroupY, tc.gy);
   setId(kVarGroupZ, tc.gz);
-  for (const InputImage& in : sh.inputs) std::copy(in.bytes.begin(), in.bytes.end(), t.regs.begin() + in.offset);
   // E8: the first N lanes of the execution mask are on at entry.
   t.tid = tid;
   t.steps = 0;
@@ -548,6 +550,9 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.dispatchMask = execMaskBits(simd);
   std::string err;
   if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
+  sh.regImage.assign(prog.usedBytes, 0);
+  for (const InputImage& in : sh.inputs)  // (an input is a laid-out variable: inside usedBytes)
+    std::copy(in.bytes.begin(), in.bytes.end(), sh.regImage.begin() + in.offset);
 
   // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
   sh.unitIsGroup = prog.usesSlm;

@@ -4,6 +4,9 @@
 
 #include <algorithm>
 #include <array>
+#include <memory>
+
+#include "sim/ctx.hpp"
 
 namespace visakit::sim {
 
@@ -212,6 +215,7 @@ Program decode(const Kernel& k, unsigned grfSize) {
   for (size_t i = p.code.size(); i-- > 0;)
     p.code[i].straight = p.code[i].control ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
   planPrefetch(p);
+  planStaticOffsets(p);
   return p;
 }
 
@@ -268,6 +272,72 @@ void planPrefetch(Program& p) {
       planned[j] = 1;
     }
   }
+}
+
+void planStaticOffsets(Program& p) {
+  // Known register bytes and their values, by running the instructions of the
+  // straight-line start that only read known bytes (the first label or control
+  // instruction ends it: every later instruction is reached through all of it).
+  auto c = std::make_unique<Ctx>();
+  c->prog = &p;
+  c->t.regs.assign(p.regBytes, 0);
+  c->t.preds.assign(p.numPreds + 1, 0);
+  c->t.em = 0xffffffffu;
+  std::vector<uint8_t> known(p.regBytes, 0);
+  auto allKnown = [&](uint32_t lo, uint32_t n) {
+    return uint64_t{lo} + n <= known.size() && std::all_of(known.begin() + lo, known.begin() + lo + n, [](uint8_t k) { return k; });
+  };
+  auto forget = [&](ByteRange r) {
+    if (r.hi > r.lo) std::fill(known.begin() + std::min<size_t>(r.lo, known.size()), known.begin() + std::min<size_t>(r.hi, known.size()), 0);
+  };
+  // The bytes an instruction writes: an ALU destination's elements exactly, else regWrites.
+  auto forgetWrites = [&](const DInst& d) {
+    if (d.addrKind == DInst::AddrKind::None && !d.control && d.fn && d.dst.kind == DOperand::Kind::Reg) {
+      for (unsigned k = 0; k < d.exec; ++k) forget({d.dst.off[k], d.dst.off[k] + typeSize(d.dst.type)});
+      return;
+    }
+    forget(regWrites(d));
+  };
+  auto evaluable = [&](const DInst& d) {
+    if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn || d.dst.kind != DOperand::Kind::Reg || !d.noMask || d.predId)
+      return false;
+    if (p.kernel->code[d.index].op == Opcode::LABEL) return false;
+    for (const DOperand& o : d.src) {
+      if (o.kind == DOperand::Kind::Imm || o.kind == DOperand::Kind::None) continue;
+      if (o.kind != DOperand::Kind::Reg) return false;
+      for (unsigned k = 0; k < d.exec; ++k)
+        if (!allKnown(o.off[k], typeSize(o.type))) return false;
+    }
+    for (unsigned k = 0; k < d.exec; ++k)
+      if (uint64_t{d.dst.off[k]} + typeSize(d.dst.type) > known.size()) return false;
+    return true;
+  };
+  // Element_offset of a scaled memory instruction: consecutive known dwords.
+  auto staticRun = [&](DInst& d) {
+    if (d.addrKind != DInst::AddrKind::Scaled || !allKnown(d.raw[0], 4u * d.exec)) return;
+    uint32_t off[32];
+    std::memcpy(off, c->t.regs.data() + d.raw[0], 4u * d.exec);
+    for (unsigned i = 0; i < d.exec; ++i)
+      if (off[i] != off[0] + 4 * i) return;
+    d.offRun = true;
+    d.offBase = off[0];
+  };
+  size_t i = 0;
+  for (; i < p.code.size(); ++i) {
+    DInst& d = p.code[i];
+    if (d.control || p.kernel->code[d.index].op == Opcode::LABEL) break;
+    staticRun(d);
+    if (evaluable(d)) {
+      d.fn(*c, d);
+      for (unsigned k = 0; k < d.exec; ++k)
+        std::fill_n(known.begin() + d.dst.off[k], typeSize(d.dst.type), uint8_t{1});
+    } else {
+      forgetWrites(d);
+    }
+  }
+  // After the start: known bytes no later instruction writes.
+  for (size_t j = i; j < p.code.size(); ++j) forgetWrites(p.code[j]);
+  for (size_t j = i; j < p.code.size(); ++j) staticRun(p.code[j]);
 }
 
 }  // namespace visakit::sim

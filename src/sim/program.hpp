@@ -103,6 +103,11 @@ struct DInst {
   bool storeAccess = false;
   uint8_t numAhead = 0;
   std::array<uint32_t, 3> ahead{};
+
+  // Scaled addresses whose Element_offset lanes are known at decode
+  // (planStaticOffsets): offset[i] = offBase + 4 * i for every lane.
+  bool offRun = false;
+  uint32_t offBase = 0;
 };
 
 // Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
@@ -135,6 +140,11 @@ Program decode(const Kernel& k, unsigned grfSize);
 // Fills DInst::ahead: for each memory instruction, up to 3 later ones in the same
 // straight-line code whose address operands no instruction in between writes.
 void planPrefetch(Program& p);
+// Sets DInst::offRun where the Element_offset operand of GATHER/SCATTER(4)_SCALED
+// holds consecutive dwords known at decode: computed from immediates by NoMask,
+// unpredicated ALU instructions of the kernel's straight-line start, and not
+// written again before the instruction.
+void planStaticOffsets(Program& p);
 
 // Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d);
