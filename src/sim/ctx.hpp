@@ -233,32 +233,6 @@ Handler handlerForExec(unsigned exec) {
     default: return &H::template fn<32, Obs>;
   }
 }
-// A run of instructions (fitToLaunch, DInst::runLen) with the same handler
-// and the same channel-enable fields: ChEn is worked out once. All on: Body
-// does each instruction, in order; else each one's own handler runs. Used for
-// handlers that never yield.
-template <unsigned N, void (*Body)(Ctx&, const DInst&)>
-void fusedRun(Ctx& c, const DInst& d) {
-  const DInst* p = &d;
-  if (chEnOf<N>(c, d) != execMaskBits(N)) {
-    for (unsigned k = 0; k < d.runLen; ++k) p[k].fn(c, p[k]);
-    return;
-  }
-  for (unsigned k = 0; k < d.runLen; ++k) Body(c, p[k]);
-}
-// fusedRun over H::allOnBody<N>.
-template <class H>
-Handler fusedForExec(unsigned exec) {
-  switch (exec) {
-    case 1: return &fusedRun<1, &H::template allOnBody<1>>;
-    case 2: return &fusedRun<2, &H::template allOnBody<2>>;
-    case 4: return &fusedRun<4, &H::template allOnBody<4>>;
-    case 8: return &fusedRun<8, &H::template allOnBody<8>>;
-    case 16: return &fusedRun<16, &H::template allOnBody<16>>;
-    default: return &fusedRun<32, &H::template allOnBody<32>>;
-  }
-}
-
 // DInst::fn without observers, DInst::checkedFn with them (the launch picks one).
 template <class H>
 void setMemoryHandlers(DInst& d) {
@@ -335,10 +309,11 @@ inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
   return bad == 0;
 }
 
-// A contiguous run of `bytes` at addr in bounds (E2), and aligned to `align`
-// unless the space is plain (then it is copied with memcpy).
+// A contiguous run of `bytes` at addr in bounds (E2), below 2^32 (lane
+// addresses wrap there, E4), and aligned to `align` unless the space is plain
+// (then it is copied with memcpy).
 inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t align) {
-  return addr + bytes <= s.size && (s.plain || (addr & (align - 1)) == 0);
+  return addr + bytes <= s.size && addr + bytes <= (uint64_t{1} << 32) && (s.plain || (addr & (align - 1)) == 0);
 }
 
 // Copies N elements of T between a space and the register file: memcpy when
@@ -533,6 +508,55 @@ inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (d.predId) en &= predMask(c, d);
   return en;
+}
+
+// A run of instructions (fitToLaunch, DInst::runLen) with the same handler
+// and the same channel-enable fields: ChEn is worked out once. All on: Body
+// does each instruction, in order; else each one's own handler runs. Used for
+// handlers that never yield.
+template <unsigned N, void (*Body)(Ctx&, const DInst&)>
+void fusedRun(Ctx& c, const DInst& d) {
+  const DInst* p = &d;
+  if (chEnOf<N>(c, d) != execMaskBits(N)) {
+    for (unsigned k = 0; k < d.runLen; ++k) p[k].fn(c, p[k]);
+    return;
+  }
+  for (unsigned k = 0; k < d.runLen; ++k) Body(c, p[k]);
+}
+// A merged run (DInst::merged): GATHER/SCATTER_SCALED instructions whose
+// Element_offsets, known at decode, and raw operands continue each other, so
+// that with every lane on they are one run of runLen x 4N bytes at
+// offset + offBase: one copy (H::copyRun) when it is in bounds, else fusedRun.
+template <unsigned N, class H>
+void mergedRun(Ctx& c, const DInst& d) {
+  if (chEnOf<N>(c, d) == execMaskBits(N)) {
+    Space& s = c.spaces[d.surface];
+    const uint64_t at = static_cast<uint32_t>(scalarUD(c, d.goff) + d.offBase);  // mod 2^32 (E4)
+    const uint64_t bytes = uint64_t{4} * N * d.runLen;
+    if (runFast(s, at, bytes, 4)) {
+      H::copyRun(s, at, c.t.regs.data() + d.raw[1], bytes);
+      c.lanes += uint64_t{N} * d.runLen;
+      c.spaceBytes[s.statIndex][H::kStatWrite] += bytes;
+      return;
+    }
+  }
+  fusedRun<N, &H::template allOnBody<N>>(c, d);
+}
+// fusedRun over H::allOnBody<N> (Merged: mergedRun).
+template <class H, bool Merged = false>
+Handler fusedForExec(unsigned exec) {
+  auto pick = [&]<unsigned N>() -> Handler {
+    if constexpr (Merged) return &mergedRun<N, H>;
+    else return &fusedRun<N, &H::template allOnBody<N>>;
+  };
+  switch (exec) {
+    case 1: return pick.template operator()<1>();
+    case 2: return pick.template operator()<2>();
+    case 4: return pick.template operator()<4>();
+    case 8: return pick.template operator()<8>();
+    case 16: return pick.template operator()<16>();
+    default: return pick.template operator()<32>();
+  }
 }
 
 }  // namespace visakit::sim

@@ -326,6 +326,26 @@ namespace {
 // waits for its scattered lines, the others run (a GPU's latency hiding).
 constexpr unsigned kInterleave = 4;
 
+// A run [i, j) of GATHER/SCATTER_SCALED (same handler) that is one dword run
+// (mergedRun): offsets known at decode and consecutive across the run, the raw
+// operands consecutive, one surface and scalar offset (which no GATHER of the
+// run writes), nothing to prefetch ahead.
+bool mergeable(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  const uint32_t step = 4u * h.exec;
+  for (size_t k = i; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i);
+    if (!e.offRun || e.numBlocks != 4 || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.offBase != h.offBase + n * step ||
+        e.raw[1] != h.raw[1] + n * step)
+      return false;
+    if (!e.storeAccess && e.goff.kind == DOperand::Kind::Reg && e.goff.off[0] + 4 > e.raw[1] && e.goff.off[0] < e.raw[1] + step)
+      return false;  // this GATHER writes the scalar offset the later ones read
+  }
+  return true;
+}
+
 // Runs of instructions one fusedRun does (DInst::runLen): consecutive
 // instructions with a fused form, the same handler and the same channel-enable
 // fields, none on a DRAM surface (so none yields).
@@ -343,6 +363,7 @@ void formRuns(Program& p, const std::vector<Space>& spaces) {
     if (fusable(h))
       while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
     h.runLen = static_cast<uint8_t>(j - i);
+    if (h.runLen > 1 && h.mergedFn && mergeable(p, i, j)) h.fusedFn = h.mergedFn;
     i = j;
   }
 }
@@ -351,7 +372,6 @@ void formRuns(Program& p, const std::vector<Space>& spaces) {
 // that tell the observers; each DInst::ahead keeps only the instructions on
 // DRAM surfaces (Space::dram; never SLM), none with --check.
 void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
-  if (!check) formRuns(p, spaces);
   for (DInst& d : p.code) {
     if (check && d.checkedFn) d.fn = d.checkedFn;
     unsigned n = 0;
@@ -361,6 +381,7 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
     }
     d.numAhead = static_cast<uint8_t>(n);
   }
+  if (!check) formRuns(p, spaces);
 }
 
 void workerMain(Shared& sh, Worker& w) {

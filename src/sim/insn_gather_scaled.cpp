@@ -54,6 +54,15 @@ struct Gather {
   static void allOnBody(Ctx& c, const DInst& d) {
     allOn<N>(c, d);
   }
+  static constexpr int kStatWrite = 0;
+  static void copyRun(const Space& s, uint64_t at, uint8_t* regs, uint64_t bytes) {
+    if (s.plain) std::memcpy(regs, s.data + at, bytes);
+    else
+      for (uint64_t i = 0; i < bytes; i += 4) {
+        const uint32_t v = atomicLoad<uint32_t>(s.data + at + i);
+        std::memcpy(regs + i, &v, 4);
+      }
+  }
   template <unsigned N, bool Obs>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
@@ -88,6 +97,7 @@ void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
   setMemoryHandlers<Gather>(d);
   d.fusedFn = fusedForExec<Gather>(d.exec);
+  d.mergedFn = fusedForExec<Gather, true>(d.exec);
 }
 
 }  // namespace visakit::sim

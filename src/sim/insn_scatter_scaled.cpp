@@ -61,6 +61,16 @@ struct Scatter {
   static void allOnBody(Ctx& c, const DInst& d) {
     allOn<N>(c, d);
   }
+  static constexpr int kStatWrite = 1;
+  static void copyRun(Space& s, uint64_t at, const uint8_t* regs, uint64_t bytes) {
+    if (s.plain) std::memcpy(s.data + at, regs, bytes);
+    else
+      for (uint64_t i = 0; i < bytes; i += 4) {
+        uint32_t v;
+        std::memcpy(&v, regs + i, 4);
+        atomicStore<uint32_t>(s.data + at + i, v);
+      }
+  }
   template <unsigned N, bool Obs>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
@@ -92,6 +102,7 @@ void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
   setMemoryHandlers<Scatter>(d);
   d.fusedFn = fusedForExec<Scatter>(d.exec);
+  d.mergedFn = fusedForExec<Scatter, true>(d.exec);
 }
 
 }  // namespace visakit::sim

@@ -54,6 +54,7 @@ struct DInst {
   // runLen - 1 after it through fusedFn, which never yields (the dispatcher's
   // straight-line loop uses it; one step at a time uses fn).
   Handler fusedFn = nullptr;
+  Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED: the fused form of a merged run (formRuns)
   uint8_t runLen = 1;
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
