@@ -173,7 +173,7 @@ struct PlainWord {
 // Exclusive shadow, a write: every byte last written by this thread or by
 // none, and read by this thread or by none. Then the write races with nothing;
 // the bytes are marked this thread's.
-inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t from, uint64_t to, uint32_t me) {
+inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t from, uint64_t to, uint32_t me, bool noReads) {
   // x is 0 or me exactly when x * (x ^ me) is 0 (a 64-bit product of 32-bit values cannot wrap to 0).
   auto other = [me](uint32_t x) { return uint64_t{x} * (x ^ me); };
   uint32_t* w = writers + from;
@@ -184,6 +184,12 @@ inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t fro
   // Four words per compare: each 0 or me (a dword access, or a run of them).
   const __m128i zero = _mm_setzero_si128(), mine = _mm_set1_epi32(static_cast<int>(me));
   __m128i ok = _mm_set1_epi32(-1);
+  if (noReads) {  // the reader words are all 0
+    for (; k + 4 <= n; k += 4) {
+      const __m128i vw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k));
+      ok = _mm_and_si128(ok, _mm_or_si128(_mm_cmpeq_epi32(vw, zero), _mm_cmpeq_epi32(vw, mine)));
+    }
+  }
   for (; k + 4 <= n; k += 4) {
     const __m128i vw = _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k));
     const __m128i vr = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k));
@@ -212,7 +218,7 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
   uint32_t* readers = sh->readers();
   // A run written by this thread only so far: all of it at once.
   if (b.runLanes && b.runWrite && sh->exclusive &&
-      alreadyMine(writers, readers, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes, me))
+      alreadyMine(writers, readers, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes, me, sh->noReads))
     return;
   const uint32_t count = b.runLanes ? b.runLanes : b.n;
   for (uint32_t i = 0; i < count; ++i) {
@@ -222,7 +228,8 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
     const uint64_t to = std::min<uint64_t>(a.addr + a.size, sh->size);
     uint32_t other;
-    if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me)) continue;
+    if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me, sh->noReads)) continue;
+    if (!a.write && sh->exclusive) sh->noReads = false;
     other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, me, kind)
                           : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, me, kind);
     if (!other) continue;

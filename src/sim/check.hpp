@@ -37,7 +37,9 @@ struct RaceShadow {
   ZeroWords words;  // [0, size) writers, [size, 2 size) readers
   uint64_t size = 0;
   bool exclusive = false;
+  bool noReads = true;  // exclusive: no read recorded yet, the reader words are all 0
   void reset(uint64_t n) {
+    noReads = true;
     if (n != size || !words.data()) {
       words.allocate(2 * (n ? n : 1));
       size = n;

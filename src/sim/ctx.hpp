@@ -66,6 +66,9 @@ struct AccessBatch {
   uint32_t runSize = 0;
   uint64_t runAddr = 0;
   bool runWrite = false;
+  // Reads no checker can report (every one in bounds, on a space without a
+  // race shadow) come with no items (n == 0, runLanes == 0, elided).
+  bool elided = false;
   std::array<Access, kMaxAccesses> items;
 };
 
@@ -148,6 +151,7 @@ struct Ctx {
       batch.writes = 0;
       batch.writeEnd = 0;
       batch.runLanes = 0;
+      batch.elided = false;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
@@ -275,6 +279,17 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
     b.writes = write ? N : 0;  // apart: no two lanes meet
     c.endAccesses();
     return;
+  }
+  if (!write && !s.shadow && s.size >= bytes) {
+    const uint32_t limit = static_cast<uint32_t>(std::min<uint64_t>(s.size - bytes, 0xffffffffu));
+    bool inside = true;
+    if (en == execMaskBits(N)) inside = allAtMost<N>(addr, limit, 0);
+    else forEachLane(en, [&](unsigned i) { inside = inside && addr[i] <= limit; });
+    if (inside) {
+      b.elided = true;
+      c.endAccesses();
+      return;
+    }
   }
   Access* items = b.items.data();
   uint32_t n = 0, writes = 0;
