@@ -263,6 +263,25 @@ inline bool contiguous(const uint32_t* addr, uint32_t step) {
   return isArithmetic<N>(addr, step);
 }
 
+// A contiguous run of `bytes` at addr in bounds (E2), below 2^32 (lane
+// addresses wrap there, E4), and aligned to `align` unless the space is plain
+// (then it is copied with memcpy).
+inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t align) {
+  return addr + bytes <= s.size && addr + bytes <= (uint64_t{1} << 32) && (s.plain || (addr & (align - 1)) == 0);
+}
+
+// --check: lanes 0..n-1 access `bytes` each at addr + bytes * lane, all in
+// bounds (after Ctx::beginAccesses).
+inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool write) {
+  AccessBatch& b = c.batch;
+  b.runLanes = n;
+  b.runSize = bytes;
+  b.runAddr = addr;
+  b.runWrite = write;
+  b.writes = write ? n : 0;  // apart: no two lanes meet
+  c.endAccesses();
+}
+
 // --check: tells the observer the element accesses of the enabled lanes
 // (`bytes` each at addr[i]) before the executor performs them: as a run when
 // every lane is on and they are consecutive and in bounds, else one entry per
@@ -271,13 +290,8 @@ template <unsigned N>
 inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
   c.beginAccesses(d, d.surface, &s);
   AccessBatch& b = c.batch;
-  if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && uint64_t{addr[0]} + uint64_t{bytes} * N <= s.size) {
-    b.runLanes = N;
-    b.runSize = bytes;
-    b.runAddr = addr[0];
-    b.runWrite = write;
-    b.writes = write ? N : 0;  // apart: no two lanes meet
-    c.endAccesses();
+  if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && runFast(s, addr[0], uint64_t{bytes} * N, 1)) {
+    observeRun(c, N, bytes, addr[0], write);
     return;
   }
   if (!write && !s.shadow && s.size >= bytes) {
@@ -324,12 +338,6 @@ inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
   return bad == 0;
 }
 
-// A contiguous run of `bytes` at addr in bounds (E2), below 2^32 (lane
-// addresses wrap there, E4), and aligned to `align` unless the space is plain
-// (then it is copied with memcpy).
-inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t align) {
-  return addr + bytes <= s.size && addr + bytes <= (uint64_t{1} << 32) && (s.plain || (addr & (align - 1)) == 0);
-}
 
 // Copies N elements of T between a space and the register file: memcpy when
 // no other host thread can write the space (Space::plain), else relaxed atomics.
@@ -440,17 +448,34 @@ template <unsigned N>
 }
 
 // The start GATHER_SCALED and SCATTER_SCALED share, after their lane
-// addresses: with --check the observers see the accesses; otherwise a
-// scattered access may yield (false: the instruction runs later) or prefetch
-// the instructions ahead. Counts the enabled lanes of an instruction that runs.
-template <unsigned N, bool Obs>
+// addresses: a scattered access may yield (false: the instruction runs later)
+// or prefetch the instructions ahead. Counts the enabled lanes of an
+// instruction that runs.
+template <unsigned N>
 [[gnu::always_inline]] inline bool startScaled(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, bool write) {
   const bool resumed = c.t.resumed;
-  if constexpr (Obs) observeLanes<N>(c, d, s, en, addr, d.numBlocks, write);
-  else if (deferScattered<N>(c, d, s, addr, write)) return false;  // runs again later, its lines cached
-  else if (!resumed) prefetchAhead(c, d);
+  if (deferScattered<N>(c, d, s, addr, write)) return false;  // runs again later, its lines cached
+  if (!resumed) prefetchAhead(c, d);
   c.lanes += laneCountOf<N>(en);
   return true;
+}
+
+// --check, GATHER/SCATTER_SCALED: the observers see the enabled lanes'
+// accesses before the instruction runs (the same data path as without them).
+template <unsigned N>
+inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
+  if (d.offRun && d.numBlocks == 4 && en == execMaskBits(N)) {  // consecutive dwords known at decode
+    Space& s = c.spaces[d.surface];
+    const uint64_t at = static_cast<uint32_t>(scalarUD(c, d.goff) + d.offBase);
+    if (runFast(s, at, 4 * N, 1)) {
+      c.beginAccesses(d, d.surface, &s);
+      observeRun(c, N, 4, at, write);
+      return;
+    }
+  }
+  uint32_t addr[N];
+  laneAddresses<N>(c, d, addr);
+  observeLanes<N>(c, d, c.spaces[d.surface], en, addr, d.numBlocks, write);
 }
 
 // The first test of GATHER/SCATTER_SCALED without observers when every lane is

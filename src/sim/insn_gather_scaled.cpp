@@ -29,10 +29,10 @@ struct Gather {
   template <unsigned N, bool Obs>
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
-    if constexpr (!Obs) {
-      if (en == execMaskBits(N)) return allOn<N>(c, d);
-    }
-    lanes<N, Obs>(c, d, en);
+    if (!en) return;
+    if constexpr (Obs) observeScaled<N>(c, d, en, false);
+    if (en == execMaskBits(N)) return allOn<N>(c, d);
+    lanes<N>(c, d, en);
   }
   // Every lane on, no observer: the common cases first, in a small frame.
   template <unsigned N>
@@ -48,7 +48,7 @@ struct Gather {
       if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
       return;
     }
-    lanes<N, false>(c, d, execMaskBits(N));
+    lanes<N>(c, d, execMaskBits(N));
   }
   template <unsigned N>
   static void allOnBody(Ctx& c, const DInst& d) {
@@ -63,7 +63,7 @@ struct Gather {
         std::memcpy(regs + i, &v, 4);
       }
   }
-  template <unsigned N, bool Obs>
+  template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
     Space& s = c.spaces[d.surface];
@@ -71,7 +71,7 @@ struct Gather {
     // "The first Exec_size elements of the operand will be used as the byte
     // offsets": read them all before the destination (which may overlap) is written.
     laneAddresses<N>(c, d, addr);
-    if (!startScaled<N, Obs>(c, d, s, en, addr, false)) return;
+    if (!startScaled<N>(c, d, s, en, addr, false)) return;
     if (dwordRun<N>(d, s, en, addr)) {
       copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][0] += 4 * N;

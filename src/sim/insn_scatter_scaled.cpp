@@ -36,10 +36,10 @@ struct Scatter {
   template <unsigned N, bool Obs>
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
-    if constexpr (!Obs) {
-      if (en == execMaskBits(N)) return allOn<N>(c, d);
-    }
-    lanes<N, Obs>(c, d, en);
+    if (!en) return;
+    if constexpr (Obs) observeScaled<N>(c, d, en, true);
+    if (en == execMaskBits(N)) return allOn<N>(c, d);
+    lanes<N>(c, d, en);
   }
   // Every lane on, no observer: the common cases first, in a small frame.
   template <unsigned N>
@@ -55,7 +55,7 @@ struct Scatter {
       if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
       return;
     }
-    lanes<N, false>(c, d, execMaskBits(N));
+    lanes<N>(c, d, execMaskBits(N));
   }
   template <unsigned N>
   static void allOnBody(Ctx& c, const DInst& d) {
@@ -71,13 +71,13 @@ struct Scatter {
         atomicStore<uint32_t>(s.data + at + i, v);
       }
   }
-  template <unsigned N, bool Obs>
+  template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
     if (!en) return;
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     laneAddresses<N>(c, d, addr);  // unaligned allowed
-    if (!startScaled<N, Obs>(c, d, s, en, addr, true)) return;
+    if (!startScaled<N>(c, d, s, en, addr, true)) return;
     if (dwordRun<N>(d, s, en, addr)) {
       copyOut<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
       c.spaceBytes[s.statIndex][1] += 4 * N;
