@@ -582,11 +582,14 @@ void mergedRun(Ctx& c, const DInst& d) {
   }
   fusedRun<N, &H::template allOnBody<N>>(c, d);
 }
-// fusedRun over H::allOnBody<N> (Merged: mergedRun).
-template <class H, bool Merged = false>
+// fusedRun over H::allOnBody<N>; Merged: mergedRun; Checked: fusedRun over
+// H::allOnChecked<N> (observed).
+enum class Fused : uint8_t { Plain, Merged, Checked };
+template <class H, Fused F = Fused::Plain>
 Handler fusedForExec(unsigned exec) {
   auto pick = [&]<unsigned N>() -> Handler {
-    if constexpr (Merged) return &mergedRun<N, H>;
+    if constexpr (F == Fused::Merged) return &mergedRun<N, H>;
+    else if constexpr (F == Fused::Checked) return &fusedRun<N, &H::template allOnChecked<N>>;
     else return &fusedRun<N, &H::template allOnBody<N>>;
   };
   switch (exec) {

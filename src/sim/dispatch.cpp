@@ -349,7 +349,7 @@ bool mergeable(const Program& p, size_t i, size_t j) {
 // Runs of instructions one fusedRun does (DInst::runLen): consecutive
 // instructions with a fused form, the same handler and the same channel-enable
 // fields, none on a DRAM surface (so none yields).
-void formRuns(Program& p, const std::vector<Space>& spaces) {
+void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
   auto fusable = [&](const DInst& e) {
     return e.fusedFn && (e.addrKind == DInst::AddrKind::None || e.surface == kSurfSlm || !spaces[e.surface].dram);
   };
@@ -363,17 +363,20 @@ void formRuns(Program& p, const std::vector<Space>& spaces) {
     if (fusable(h))
       while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
     h.runLen = static_cast<uint8_t>(j - i);
-    if (h.runLen > 1 && h.mergedFn && mergeable(p, i, j)) h.fusedFn = h.mergedFn;
+    if (!check && h.runLen > 1 && h.mergedFn && mergeable(p, i, j)) h.fusedFn = h.mergedFn;
     i = j;
   }
 }
 
 // Fits the decoded program to the launch: with --check, the memory handlers
-// that tell the observers; each DInst::ahead keeps only the instructions on
+// (and their fused forms) that tell the observers; each DInst::ahead keeps only the instructions on
 // DRAM surfaces (Space::dram; never SLM), none with --check.
 void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
   for (DInst& d : p.code) {
-    if (check && d.checkedFn) d.fn = d.checkedFn;
+    if (check && d.checkedFn) {
+      d.fn = d.checkedFn;
+      d.fusedFn = d.checkedFusedFn;
+    }
     unsigned n = 0;
     for (unsigned k = 0; k < d.numAhead; ++k) {
       const uint32_t id = p.code[d.ahead[k]].surface;
@@ -381,7 +384,7 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
     }
     d.numAhead = static_cast<uint8_t>(n);
   }
-  if (!check) formRuns(p, spaces);
+  formRuns(p, spaces, check);
 }
 
 void workerMain(Shared& sh, Worker& w) {

@@ -54,6 +54,11 @@ struct Gather {
   static void allOnBody(Ctx& c, const DInst& d) {
     allOn<N>(c, d);
   }
+  template <unsigned N>
+  static void allOnChecked(Ctx& c, const DInst& d) {
+    observeScaled<N>(c, d, execMaskBits(N), false);
+    allOn<N>(c, d);
+  }
   static constexpr int kStatWrite = 0;
   static void copyRun(const Space& s, uint64_t at, uint8_t* regs, uint64_t bytes) {
     if (s.plain) std::memcpy(regs, s.data + at, bytes);
@@ -97,7 +102,8 @@ void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
   setMemoryHandlers<Gather>(d);
   d.fusedFn = fusedForExec<Gather>(d.exec);
-  d.mergedFn = fusedForExec<Gather, true>(d.exec);
+  d.mergedFn = fusedForExec<Gather, Fused::Merged>(d.exec);
+  d.checkedFusedFn = fusedForExec<Gather, Fused::Checked>(d.exec);
 }
 
 }  // namespace visakit::sim

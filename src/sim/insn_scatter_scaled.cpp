@@ -61,6 +61,11 @@ struct Scatter {
   static void allOnBody(Ctx& c, const DInst& d) {
     allOn<N>(c, d);
   }
+  template <unsigned N>
+  static void allOnChecked(Ctx& c, const DInst& d) {
+    observeScaled<N>(c, d, execMaskBits(N), true);
+    allOn<N>(c, d);
+  }
   static constexpr int kStatWrite = 1;
   static void copyRun(Space& s, uint64_t at, const uint8_t* regs, uint64_t bytes) {
     if (s.plain) std::memcpy(s.data + at, regs, bytes);
@@ -102,7 +107,8 @@ void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
   setMemoryHandlers<Scatter>(d);
   d.fusedFn = fusedForExec<Scatter>(d.exec);
-  d.mergedFn = fusedForExec<Scatter, true>(d.exec);
+  d.mergedFn = fusedForExec<Scatter, Fused::Merged>(d.exec);
+  d.checkedFusedFn = fusedForExec<Scatter, Fused::Checked>(d.exec);
 }
 
 }  // namespace visakit::sim

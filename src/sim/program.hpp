@@ -55,6 +55,7 @@ struct DInst {
   // straight-line loop uses it; one step at a time uses fn).
   Handler fusedFn = nullptr;
   Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED: the fused form of a merged run (formRuns)
+  Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
