@@ -339,30 +339,49 @@ inline bool lanesFast(const Space& s, uint32_t en, const uint32_t* addr) {
 }
 
 
+// Relaxed atomic copies of `bytes` between a space shared with other host
+// threads and the register file, in elements of T (aligned in the space),
+// two dwords at a time where they are 8-byte aligned.
+template <class T>
+inline void atomicCopyIn(const uint8_t* from, uint8_t* regs, uint64_t bytes) {
+  uint64_t i = 0;
+  if (sizeof(T) == 4 && (reinterpret_cast<uintptr_t>(from) & 7) == 0)
+    for (; i + 8 <= bytes; i += 8) {
+      const uint64_t v = atomicLoad<uint64_t>(from + i);
+      std::memcpy(regs + i, &v, 8);
+    }
+  for (; i < bytes; i += sizeof(T)) {
+    const T v = atomicLoad<T>(from + i);
+    std::memcpy(regs + i, &v, sizeof(T));
+  }
+}
+template <class T>
+inline void atomicCopyOut(uint8_t* to, const uint8_t* regs, uint64_t bytes) {
+  uint64_t i = 0;
+  if (sizeof(T) == 4 && (reinterpret_cast<uintptr_t>(to) & 7) == 0)
+    for (; i + 8 <= bytes; i += 8) {
+      uint64_t v;
+      std::memcpy(&v, regs + i, 8);
+      atomicStore<uint64_t>(to + i, v);
+    }
+  for (; i < bytes; i += sizeof(T)) {
+    T v;
+    std::memcpy(&v, regs + i, sizeof(T));
+    atomicStore<T>(to + i, v);
+  }
+}
+
 // Copies N elements of T between a space and the register file: memcpy when
 // no other host thread can write the space (Space::plain), else relaxed atomics.
 template <class T, unsigned N>
 inline void copyIn(const Space& s, uint64_t addr, uint8_t* regs) {
-  if (s.plain) {
-    copyFixed<N * sizeof(T)>(regs, s.data + addr);
-    return;
-  }
-  for (unsigned i = 0; i < N; ++i) {
-    T v = atomicLoad<T>(s.data + addr + i * sizeof(T));
-    std::memcpy(regs + i * sizeof(T), &v, sizeof(T));
-  }
+  if (s.plain) copyFixed<N * sizeof(T)>(regs, s.data + addr);
+  else atomicCopyIn<T>(s.data + addr, regs, N * sizeof(T));
 }
 template <class T, unsigned N>
 inline void copyOut(Space& s, uint64_t addr, const uint8_t* regs) {
-  if (s.plain) {
-    copyFixed<N * sizeof(T)>(s.data + addr, regs);
-    return;
-  }
-  for (unsigned i = 0; i < N; ++i) {
-    T v;
-    std::memcpy(&v, regs + i * sizeof(T), sizeof(T));
-    atomicStore<T>(s.data + addr + i * sizeof(T), v);
-  }
+  if (s.plain) copyFixed<N * sizeof(T)>(s.data + addr, regs);
+  else atomicCopyOut<T>(s.data + addr, regs, N * sizeof(T));
 }
 
 // Prefetch (a hint, no effect on results) of the cache lines of the in-bounds

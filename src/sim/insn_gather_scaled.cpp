@@ -62,11 +62,7 @@ struct Gather {
   static constexpr int kStatWrite = 0;
   static void copyRun(const Space& s, uint64_t at, uint8_t* regs, uint64_t bytes) {
     if (s.plain) std::memcpy(regs, s.data + at, bytes);
-    else
-      for (uint64_t i = 0; i < bytes; i += 4) {
-        const uint32_t v = atomicLoad<uint32_t>(s.data + at + i);
-        std::memcpy(regs + i, &v, 4);
-      }
+    else atomicCopyIn<uint32_t>(s.data + at, regs, bytes);
   }
   template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {

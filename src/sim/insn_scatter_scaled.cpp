@@ -69,12 +69,7 @@ struct Scatter {
   static constexpr int kStatWrite = 1;
   static void copyRun(Space& s, uint64_t at, const uint8_t* regs, uint64_t bytes) {
     if (s.plain) std::memcpy(s.data + at, regs, bytes);
-    else
-      for (uint64_t i = 0; i < bytes; i += 4) {
-        uint32_t v;
-        std::memcpy(&v, regs + i, 4);
-        atomicStore<uint32_t>(s.data + at + i, v);
-      }
+    else atomicCopyOut<uint32_t>(s.data + at, regs, bytes);
   }
   template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
