@@ -66,9 +66,6 @@ struct AccessBatch {
   uint32_t runSize = 0;
   uint64_t runAddr = 0;
   bool runWrite = false;
-  // Reads no checker can report (every one in bounds, on a space without a
-  // race shadow) come with no items (n == 0, runLanes == 0, elided).
-  bool elided = false;
   std::array<Access, kMaxAccesses> items;
 };
 
@@ -86,7 +83,8 @@ struct FindingSink {
 
 struct Ctx;
 // Executors notify observers of every memory instruction's element accesses
-// (one call per instruction); the checkers are observers.
+// (one call per instruction), but for in-bounds reads of a space without a race
+// shadow, which no checker can report; the checkers are observers.
 class Observer {
  public:
   virtual ~Observer() = default;
@@ -151,7 +149,6 @@ struct Ctx {
       batch.writes = 0;
       batch.writeEnd = 0;
       batch.runLanes = 0;
-      batch.elided = false;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
@@ -288,22 +285,20 @@ inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool w
 // enabled lane (at most 32).
 template <unsigned N>
 inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
-  c.beginAccesses(d, d.surface, &s);
-  AccessBatch& b = c.batch;
-  if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && runFast(s, addr[0], uint64_t{bytes} * N, 1)) {
-    observeRun(c, N, bytes, addr[0], write);
-    return;
-  }
+  // Reads no checker can report (every one in bounds, of a space without a race
+  // shadow: one the kernel never writes) are not passed on.
   if (!write && !s.shadow && s.size >= bytes) {
     const uint32_t limit = static_cast<uint32_t>(std::min<uint64_t>(s.size - bytes, 0xffffffffu));
     bool inside = true;
     if (en == execMaskBits(N)) inside = allAtMost<N>(addr, limit, 0);
     else forEachLane(en, [&](unsigned i) { inside = inside && addr[i] <= limit; });
-    if (inside) {
-      b.elided = true;
-      c.endAccesses();
-      return;
-    }
+    if (inside) return;
+  }
+  c.beginAccesses(d, d.surface, &s);
+  AccessBatch& b = c.batch;
+  if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && runFast(s, addr[0], uint64_t{bytes} * N, 1)) {
+    observeRun(c, N, bytes, addr[0], write);
+    return;
   }
   Access* items = b.items.data();
   uint32_t n = 0, writes = 0;
@@ -487,6 +482,7 @@ inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
     Space& s = c.spaces[d.surface];
     const uint64_t at = static_cast<uint32_t>(scalarUD(c, d.goff) + d.offBase);
     if (runFast(s, at, 4 * N, 1)) {
+      if (!write && !s.shadow) return;  // nothing to report (observeLanes)
       c.beginAccesses(d, d.surface, &s);
       observeRun(c, N, 4, at, write);
       return;
