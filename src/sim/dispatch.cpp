@@ -348,10 +348,12 @@ bool mergeable(const Program& p, size_t i, size_t j) {
 
 // Runs of instructions one fusedRun does (DInst::runLen): consecutive
 // instructions with a fused form, the same handler and the same channel-enable
-// fields, none on a DRAM surface (so none yields).
+// fields, none that can yield (on a DRAM surface, offsets not known consecutive).
 void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
+  // (A DRAM access yields only when its lanes are scattered, never with offsets known consecutive.)
   auto fusable = [&](const DInst& e) {
-    return e.fusedFn && (e.addrKind == DInst::AddrKind::None || e.surface == kSurfSlm || !spaces[e.surface].dram);
+    return e.fusedFn &&
+           (e.addrKind == DInst::AddrKind::None || e.surface == kSurfSlm || !spaces[e.surface].dram || e.offRun);
   };
   auto sameEnables = [](const DInst& a, const DInst& b) {
     return a.exec == b.exec && a.noMask == b.noMask && a.maskOff == b.maskOff && a.predId == b.predId &&

@@ -214,8 +214,8 @@ Program decode(const Kernel& k, unsigned grfSize) {
   }
   for (size_t i = p.code.size(); i-- > 0;)
     p.code[i].straight = p.code[i].control ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
-  planPrefetch(p);
   planStaticOffsets(p);
+  planPrefetch(p);
   return p;
 }
 
@@ -263,7 +263,8 @@ void planPrefetch(Program& p) {
       written.push_back(regWrites(p.code[j - 1]));
       const DInst& e = p.code[j];
       if (e.control || p.kernel->code[e.index].op == Opcode::LABEL) break;  // straight-line code only
-      if (e.addrKind == DInst::AddrKind::None || planned[j]) continue;
+      // (consecutive offsets known at decode are a stream the hardware prefetcher follows)
+      if (e.addrKind == DInst::AddrKind::None || planned[j] || e.offRun) continue;
       bool ready = true;
       for (const ByteRange& r : addrReads(e))
         for (const ByteRange& w : written) ready = ready && !(r.hi > r.lo && w.meets(r));

@@ -140,7 +140,8 @@ struct Program {
 void layoutVars(const Kernel& k, unsigned grfSize, Program& p);
 Program decode(const Kernel& k, unsigned grfSize);
 // Fills DInst::ahead: for each memory instruction, up to 3 later ones in the same
-// straight-line code whose address operands no instruction in between writes.
+// straight-line code whose address operands no instruction in between writes
+// (not those with DInst::offRun: a stream).
 void planPrefetch(Program& p);
 // Sets DInst::offRun where the Element_offset operand of GATHER/SCATTER(4)_SCALED
 // holds consecutive dwords known at decode: computed from immediates by NoMask,
