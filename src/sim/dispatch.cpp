@@ -223,7 +223,7 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   ThreadState& t = c.t;
   // Every variable starts at zero (E29; the padding past them is never written),
   // the kernel inputs at their values.
-  std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
+  if (!sh.regImage.empty()) std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
   std::fill(t.preds.begin(), t.preds.end(), 0);
   // Coordinates: one step from the previous thread's when they follow each other.
   ThreadCoord& tc = w.coord;
