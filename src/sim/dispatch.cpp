@@ -349,6 +349,8 @@ bool mergeable(const Program& p, size_t i, size_t j) {
 // Runs of instructions one fusedRun does (DInst::runLen): consecutive
 // instructions with a fused form, the same handler and the same channel-enable
 // fields, none that can yield (on a DRAM surface, offsets not known consecutive).
+// Within such a run, the longest stretches that are one dword run each become
+// a mergedRun.
 void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
   // (A DRAM access yields only when its lanes are scattered, never with offsets known consecutive.)
   auto fusable = [&](const DInst& e) {
@@ -364,8 +366,25 @@ void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
     size_t j = i + 1;
     if (fusable(h))
       while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
-    h.runLen = static_cast<uint8_t>(j - i);
-    if (!check && h.runLen > 1 && h.mergedFn && mergeable(p, i, j)) h.fusedFn = h.mergedFn;
+    // Split [i, j) into merged runs (the longest at each point) and fused runs between them.
+    size_t f = i;  // start of the current fused run
+    auto close = [&](size_t end) {
+      if (end > f) p.code[f].runLen = static_cast<uint8_t>(end - f);
+    };
+    for (size_t k = i; k < j;) {
+      size_t m = k + 1;
+      if (!check && p.code[k].mergedFn)
+        while (m < j && mergeable(p, k, m + 1)) ++m;
+      if (m - k < 2) {
+        ++k;
+        continue;
+      }
+      close(k);
+      p.code[k].runLen = static_cast<uint8_t>(m - k);
+      p.code[k].fusedFn = p.code[k].mergedFn;
+      k = f = m;
+    }
+    close(j);
     i = j;
   }
 }
