@@ -3,7 +3,7 @@
 //     if (ChEn[i]) dst[i] = surface[offset + element_offset[i]];  // <num_blocks> bytes
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/scaled.hpp"
 
 namespace visakit::sim {
 namespace {
@@ -25,44 +25,11 @@ bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* a
   return true;
 }
 
-struct Gather {
-  template <unsigned N, bool Obs>
-  static void fn(Ctx& c, const DInst& d) {
-    const uint32_t en = chEnOf<N>(c, d);
-    if (!en) return;
-    if constexpr (Obs) observeScaled<N>(c, d, en, false);
-    if (en == execMaskBits(N)) return allOn<N>(c, d);
-    lanes<N>(c, d, en);
-  }
-  // Every lane on, no observer: the common cases first, in a small frame.
+struct Gather : ScaledAccess<Gather, false> {
   template <unsigned N>
-  [[gnu::always_inline]] static void allOn(Ctx& c, const DInst& d) {
-    Space& s = c.spaces[d.surface];
-    uint32_t addr[N];
-    if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
-      uint8_t* dst = c.t.regs.data() + d.raw[1];
-      if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], dst);
-      else gatherLanes<uint32_t, N>(s.data, addr, dst);
-      c.lanes += N;
-      c.spaceBytes[s.statIndex][0] += 4 * N;
-      if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
-      return;
-    }
-    lanes<N>(c, d, execMaskBits(N));
-  }
-  template <unsigned N>
-  static void allOnBody(Ctx& c, const DInst& d) {
-    allOn<N>(c, d);
-  }
-  template <unsigned N>
-  static void allOnChecked(Ctx& c, const DInst& d) {
-    observeScaled<N>(c, d, execMaskBits(N), false);
-    allOn<N>(c, d);
-  }
-  static constexpr int kStatWrite = 0;
-  static void copyRun(const Space& s, uint64_t at, uint8_t* regs, uint64_t bytes) {
-    if (s.plain) std::memcpy(regs, s.data + at, bytes);
-    else atomicCopyIn<uint32_t>(s.data + at, regs, bytes);
+  static void moveDwords(Space& s, Dwords k, const uint32_t* addr, uint8_t* regs) {
+    if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], regs);
+    else gatherLanes<uint32_t, N>(s.data, addr, regs);
   }
   template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
@@ -96,10 +63,7 @@ struct Gather {
 
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
-  setMemoryHandlers<Gather>(d);
-  d.fusedFn = fusedForExec<Gather>(d.exec);
-  d.mergedFn = fusedForExec<Gather, Fused::Merged>(d.exec);
-  d.checkedFusedFn = fusedForExec<Gather, Fused::Checked>(d.exec);
+  setScaledHandlers<Gather>(d);
 }
 
 }  // namespace visakit::sim

@@ -3,7 +3,7 @@
 //     if (ChEn[i]) surface[offset + element_offset[i]] = src[i];  // <num_blocks> bytes
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/scaled.hpp"
 
 namespace visakit::sim {
 namespace {
@@ -32,44 +32,11 @@ bool scatterFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* 
   return true;
 }
 
-struct Scatter {
-  template <unsigned N, bool Obs>
-  static void fn(Ctx& c, const DInst& d) {
-    const uint32_t en = chEnOf<N>(c, d);
-    if (!en) return;
-    if constexpr (Obs) observeScaled<N>(c, d, en, true);
-    if (en == execMaskBits(N)) return allOn<N>(c, d);
-    lanes<N>(c, d, en);
-  }
-  // Every lane on, no observer: the common cases first, in a small frame.
+struct Scatter : ScaledAccess<Scatter, true> {
   template <unsigned N>
-  [[gnu::always_inline]] static void allOn(Ctx& c, const DInst& d) {
-    Space& s = c.spaces[d.surface];
-    uint32_t addr[N];
-    if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
-      const uint8_t* src = c.t.regs.data() + d.raw[1];
-      if (k == Dwords::Run) copyOut<uint32_t, N>(s, addr[0], src);
-      else scatterLanes<uint32_t, N>(s.data, addr, src, execMaskBits(N));
-      c.lanes += N;
-      c.spaceBytes[s.statIndex][1] += 4 * N;
-      if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
-      return;
-    }
-    lanes<N>(c, d, execMaskBits(N));
-  }
-  template <unsigned N>
-  static void allOnBody(Ctx& c, const DInst& d) {
-    allOn<N>(c, d);
-  }
-  template <unsigned N>
-  static void allOnChecked(Ctx& c, const DInst& d) {
-    observeScaled<N>(c, d, execMaskBits(N), true);
-    allOn<N>(c, d);
-  }
-  static constexpr int kStatWrite = 1;
-  static void copyRun(Space& s, uint64_t at, const uint8_t* regs, uint64_t bytes) {
-    if (s.plain) std::memcpy(s.data + at, regs, bytes);
-    else atomicCopyOut<uint32_t>(s.data + at, regs, bytes);
+  static void moveDwords(Space& s, Dwords k, const uint32_t* addr, uint8_t* regs) {
+    if (k == Dwords::Run) copyOut<uint32_t, N>(s, addr[0], regs);
+    else scatterLanes<uint32_t, N>(s.data, addr, regs, execMaskBits(N));
   }
   template <unsigned N>
   [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
@@ -100,10 +67,7 @@ struct Scatter {
 
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  setMemoryHandlers<Scatter>(d);
-  d.fusedFn = fusedForExec<Scatter>(d.exec);
-  d.mergedFn = fusedForExec<Scatter, Fused::Merged>(d.exec);
-  d.checkedFusedFn = fusedForExec<Scatter, Fused::Checked>(d.exec);
+  setScaledHandlers<Scatter>(d);
 }
 
 }  // namespace visakit::sim

@@ -1,0 +1,68 @@
+// What GATHER_SCALED and SCATTER_SCALED share (their seed pages): ChEn, the
+// observers (--check), then every lane on first, in a small frame, else the
+// element loop of the instruction, H::lanes<N>. H supplies lanes<N> and
+// moveDwords<N> (the data of all N dword lanes, a run or in-bounds lanes).
+#pragma once
+
+#include <cstring>
+
+#include "sim/ctx.hpp"
+
+namespace visakit::sim {
+
+template <class H, bool Write>
+struct ScaledAccess {
+  template <unsigned N, bool Obs>
+  static void fn(Ctx& c, const DInst& d) {
+    const uint32_t en = chEnOf<N>(c, d);
+    if (!en) return;
+    if constexpr (Obs) observeScaled<N>(c, d, en, Write);
+    if (en == execMaskBits(N)) return allOn<N>(c, d);
+    H::template lanes<N>(c, d, en);
+  }
+  // Every lane on, no observer: the common cases first, in a small frame.
+  template <unsigned N>
+  [[gnu::always_inline]] static void allOn(Ctx& c, const DInst& d) {
+    Space& s = c.spaces[d.surface];
+    uint32_t addr[N];
+    if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
+      H::template moveDwords<N>(s, k, addr, c.t.regs.data() + d.raw[1]);
+      c.lanes += N;
+      c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
+      if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
+      return;
+    }
+    H::template lanes<N>(c, d, execMaskBits(N));
+  }
+  template <unsigned N>
+  static void allOnBody(Ctx& c, const DInst& d) {
+    allOn<N>(c, d);
+  }
+  template <unsigned N>
+  static void allOnChecked(Ctx& c, const DInst& d) {
+    observeScaled<N>(c, d, execMaskBits(N), Write);
+    allOn<N>(c, d);
+  }
+  // mergedRun: `bytes` of consecutive dwords at `at` from or to the registers.
+  static constexpr int kStatWrite = Write ? 1 : 0;
+  static void copyRun(Space& s, uint64_t at, uint8_t* regs, uint64_t bytes) {
+    if constexpr (Write) {
+      if (s.plain) std::memcpy(s.data + at, regs, bytes);
+      else atomicCopyOut<uint32_t>(s.data + at, regs, bytes);
+    } else {
+      if (s.plain) std::memcpy(regs, s.data + at, bytes);
+      else atomicCopyIn<uint32_t>(s.data + at, regs, bytes);
+    }
+  }
+};
+
+// Every handler form of a ScaledAccess instruction: plain, observed, fused, merged.
+template <class H>
+void setScaledHandlers(DInst& d) {
+  setMemoryHandlers<H>(d);
+  d.fusedFn = fusedForExec<H>(d.exec);
+  d.mergedFn = fusedForExec<H, Fused::Merged>(d.exec);
+  d.checkedFusedFn = fusedForExec<H, Fused::Checked>(d.exec);
+}
+
+}  // namespace visakit::sim
