@@ -172,6 +172,7 @@ struct Shared {
   std::vector<InputImage> inputs;
   // The register bytes every thread starts with: zero (E29) but for the inputs.
   std::vector<uint8_t> regImage;
+  uint64_t foldedLanes = 0;  // of the instructions done into regImage (foldConstantStart)
   std::vector<Space> spaces;  // template; SLM filled per worker
   Space urb;
   uint64_t slmBytes = 0;
@@ -224,6 +225,7 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   // Every variable starts at zero (E29; the padding past them is never written),
   // the kernel inputs at their values.
   if (!sh.regImage.empty()) std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
+  c.lanes += sh.foldedLanes;  // (their steps are counted where they stand)
   std::fill(t.preds.begin(), t.preds.end(), 0);
   // Coordinates: one step from the previous thread's when they follow each other.
   ThreadCoord& tc = w.coord;
@@ -268,20 +270,15 @@ bool runSlice(Shared& sh, Worker& w) {
     // instructions up to the next control instruction run back to back.
     if (const uint32_t n = code[t.pc].straight; n && !t.waiting && steps + n <= maxSteps) {
       const DInst* first = code + t.pc;
-      for (const DInst* d = first; d != first + n;) {
-        if (d->runLen > 1) {  // a run (fitToLaunch): never yields
-          d->fusedFn(c, *d);
-          d += d->runLen;
-          continue;
-        }
-        d->fn(c, *d);
+      // (stepFn: a run never yields; folded instructions after it are skipped, DInst::adv)
+      for (const DInst* d = first; d < first + n; d += d->adv) {
+        d->stepFn(c, *d);
         if (c.yield) {  // deferred: not executed, so not counted
           c.yield = false;
           t.pc = static_cast<uint32_t>(d - code);
           t.steps = steps + static_cast<uint64_t>(d - first);
           return false;
         }
-        ++d;
       }
       steps += n;
       if (sh.stop.load(std::memory_order_relaxed)) return true;
@@ -406,6 +403,13 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
     d.numAhead = static_cast<uint8_t>(n);
   }
   formRuns(p, spaces, check);
+  // What the straight-line loop calls, and how far it moves on.
+  for (size_t i = p.code.size(); i-- > 0;) {
+    DInst& d = p.code[i];
+    d.stepFn = d.runLen > 1 ? d.fusedFn : d.fn;
+    d.adv = d.runLen;
+    if (i + d.runLen < p.code.size() && p.code[i + d.runLen].folded) d.adv += p.code[i + d.runLen].adv;
+  }
 }
 
 void workerMain(Shared& sh, Worker& w) {
@@ -598,6 +602,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.regImage.assign(prog.usedBytes, 0);
   for (const InputImage& in : sh.inputs)  // (an input is a laid-out variable: inside usedBytes)
     std::copy(in.bytes.begin(), in.bytes.end(), sh.regImage.begin() + in.offset);
+  sh.foldedLanes = foldConstantStart(prog, sh.regImage);
 
   // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
   sh.unitIsGroup = prog.usesSlm;

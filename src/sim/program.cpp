@@ -341,4 +341,76 @@ void planStaticOffsets(Program& p) {
   for (size_t j = i; j < p.code.size(); ++j) staticRun(p.code[j]);
 }
 
+namespace {
+
+// An ALU instruction (decodeAlu): not memory, control, a label or URB_WRITE.
+bool aluInst(const Program& p, const DInst& d) {
+  if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn) return false;
+  const Opcode op = p.kernel->code[d.index].op;
+  return op != Opcode::LABEL && op != Opcode::URB_WRITE;
+}
+
+// An instruction foldConstantStart did (its lanes are counted at thread start).
+void execFolded(Ctx&, const DInst&) {}
+
+}  // namespace
+
+uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
+  // Doing instruction j at thread start instead of in its place gives the same
+  // state when no instruction left in place before it reads or writes j's
+  // destination (`held`), nor writes j's sources (`varies`), and j reads no
+  // thread id (set per thread, so both held and varying).
+  const size_t n = image.size();
+  std::vector<uint8_t> held(n, 0), varies(n, 0);
+  auto mark = [n](std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
+    if (lo < hi) std::fill(m.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(lo, n)), m.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(hi, n)), 1);
+  };
+  auto touches = [n](const std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
+    return hi > n || std::any_of(m.begin() + static_cast<ptrdiff_t>(lo), m.begin() + static_cast<ptrdiff_t>(hi), [](uint8_t b) { return b; });
+  };
+  for (unsigned v : kThreadIdVars)
+    if (v < p.vars.size() && p.vars[v].present) {
+      mark(held, p.vars[v].offset, uint64_t{p.vars[v].offset} + p.vars[v].bytes);
+      mark(varies, p.vars[v].offset, uint64_t{p.vars[v].offset} + p.vars[v].bytes);
+    }
+  auto c = std::make_unique<Ctx>();
+  c->prog = &p;
+  c->t.regs.assign(std::max<size_t>(p.regBytes, n), 0);
+  std::copy(image.begin(), image.end(), c->t.regs.begin());
+  c->t.preds.assign(p.numPreds + 1, 0);
+  c->t.em = 0xffffffffu;
+  uint64_t lanes = 0;
+  for (DInst& d : p.code) {
+    if (!aluInst(p, d)) break;  // (the straight-line start: every thread does each instruction once)
+    bool fold = d.noMask && !d.predId && d.dst.kind == DOperand::Kind::Reg;
+    for (const DOperand& o : d.src) {
+      if (o.kind == DOperand::Kind::Reg) {
+        for (unsigned k = 0; k < d.exec; ++k) fold = fold && !touches(varies, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+      } else if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None) {
+        fold = false;
+      }
+    }
+    for (unsigned k = 0; fold && k < d.exec; ++k)
+      fold = !touches(held, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
+    if (fold) {
+      d.fn(*c, d);
+      d.fn = execFolded;
+      d.fusedFn = d.mergedFn = nullptr;
+      d.folded = true;
+      lanes += d.exec;  // every lane is on (NoMask, unpredicated)
+      continue;
+    }
+    for (const DOperand& o : d.src)
+      if (o.kind == DOperand::Kind::Reg)
+        for (unsigned k = 0; k < d.exec; ++k) mark(held, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+    if (d.dst.kind == DOperand::Kind::Reg)
+      for (unsigned k = 0; k < d.exec; ++k) {
+        mark(held, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
+        mark(varies, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
+      }
+  }
+  std::copy(c->t.regs.begin(), c->t.regs.begin() + static_cast<ptrdiff_t>(n), image.begin());
+  return lanes;
+}
+
 }  // namespace visakit::sim

@@ -57,6 +57,11 @@ struct DInst {
   Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED: the fused form of a merged run (formRuns)
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
+  // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
+  // run) and moves on by `adv`: the run, and the folded instructions after it.
+  Handler stepFn = nullptr;
+  uint32_t adv = 1;
+  bool folded = false;  // done at launch (foldConstantStart); fn only counts the step
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
   // Instructions from this one to the next control instruction (or the end);
@@ -148,6 +153,15 @@ void planPrefetch(Program& p);
 // unpredicated ALU instructions of the kernel's straight-line start, and not
 // written again before the instruction.
 void planStaticOffsets(Program& p);
+// The predefined variables that hold a thread's ids (set per thread, chapter 3
+// "Thread Organization").
+constexpr std::array<unsigned, 5> kThreadIdVars = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
+// At launch: the NoMask, unpredicated ALU instructions of the kernel's start
+// (before its first memory, control or label instruction) whose results are the
+// same in every thread are done once, into `image` (the register bytes every
+// thread starts with). They stay in the code as steps (DInst::folded) that do
+// nothing. Returns their lanes, which every thread counts at its start.
+uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image);
 
 // Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d);
