@@ -588,14 +588,16 @@ void vecAlu(Ctx& c, const DInst& d) {
   storeLanes<N>(c, d, en, r);
 }
 
-// Lane 0 of a source of 32 bits (Load32 other than Narrow).
+// Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
+// bytes extended per their type (4 bytes are read: the register file is padded).
 inline uint32_t load1(const Ctx& c, const DOperand& o) {
   uint32_t v = o.imm32[0];
   if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, c.t.regs.data() + o.off[0], 4);
+  if (o.load32 == DOperand::Load32::Narrow) v = ext32(v, o.type);
   return v;
 }
 
-// vecAlu with one lane and 32-bit sources (pickFast): no lane arrays.
+// vecAlu with one lane (pickFast): no lane arrays.
 template <Opcode Op, bool Float>
 void scalarAlu(Ctx& c, const DInst& d) {
   if (!chEnOf<1>(c, d)) return;
@@ -760,16 +762,9 @@ Handler pickDenseOp(DInst& d, int nsrc) {
     return pick.template operator()<DenseScalarH>();
   return nullptr;
 }
-// scalarAlu<Op, Float> for a one-lane instruction of 32-bit sources.
-template <Opcode Op, bool Float>
-Handler pickScalarOp(const DInst& d, int nsrc) {
-  for (int s = 0; s < nsrc; ++s)
-    if (d.src[s].load32 == DOperand::Load32::Narrow) return nullptr;
-  return scalarAlu<Op, Float>;
-}
 template <Opcode Op, bool Float>
 Handler pickShapeOp(DInst& d, int nsrc) {
-  return d.exec == 1 ? pickScalarOp<Op, Float>(d, nsrc) : pickDenseOp<Op, Float>(d, nsrc);
+  return d.exec == 1 ? scalarAlu<Op, Float> : pickDenseOp<Op, Float>(d, nsrc);
 }
 // The dense or one-lane form of the vecAlu handler `vec`, if the operands allow it.
 Handler pickDense(DInst& d, Handler vec, int nsrc) {
@@ -799,8 +794,7 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
       return byExec<CmpH, Opcode::CMP, true>(d.exec);
     }
     if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
-    if (d.exec == 1 && d.src[0].load32 != DOperand::Load32::Narrow && d.src[1].load32 != DOperand::Load32::Narrow)
-      return scalarCmp<false>;
+    if (d.exec == 1) return scalarCmp<false>;
     return byExec<CmpH, Opcode::CMP, false>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
