@@ -32,7 +32,7 @@ uint32_t endOf(const Ctx& c) { return static_cast<uint32_t>(c.prog->code.size())
 
 // Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
 // of the (combined, inverted) predicate decides for every lane.
-bool uniformTaken(const Ctx& c, const DInst& d) { return !d.predId || (predMask(c, d) & 1); }
+[[gnu::always_inline]] inline bool uniformTaken(const Ctx& c, const DInst& d) { return !d.predId || (predMask(c, d) & 1); }
 
 // LABEL page: marks a block start; rejoining happens in advance().
 void execLabel(Ctx&, const DInst&) {}
