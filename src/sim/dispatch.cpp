@@ -267,8 +267,9 @@ bool runSlice(Shared& sh, Worker& w) {
   const DInst* code = p.code.data();
   while (!t.done) {
     // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
-    // instructions up to the next control instruction run back to back.
-    if (const uint32_t n = code[t.pc].straight; n && !t.waiting && steps + n <= maxSteps) {
+    // instructions up to the next control instruction run back to back, then
+    // that control instruction (which never yields).
+    if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n < maxSteps) {
       const DInst* first = code + t.pc;
       // (stepFn: a run never yields; folded instructions after it are skipped, DInst::adv)
       for (const DInst* d = first; d < first + n; d += d->adv) {
@@ -282,7 +283,14 @@ bool runSlice(Shared& sh, Worker& w) {
       }
       steps += n;
       if (sh.stop.load(std::memory_order_relaxed)) return true;
-      advance(t, t.pc + n, end);
+      const uint32_t pc = t.pc + n;
+      if (pc == end || !t.em) {
+        advance(t, pc, end);
+        continue;
+      }
+      t.pc = pc;
+      ++steps;
+      code[pc].fn(c, code[pc]);
       continue;
     }
     if (++steps > maxSteps) {
