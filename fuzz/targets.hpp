@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
+#include <vector>
 
 #include "visakit/sim.hpp"
 #include "visakit/visakit.hpp"
@@ -49,7 +50,20 @@ inline void binary(const uint8_t* data, size_t size) {
   }
 }
 
-// Parse + verify + run with small step, thread and memory limits.
+// The same launch with and without the constant start folded
+// (LaunchConfig::foldConstantStart) must give the same result.
+inline bool sameResult(const sim::RunResult& a, const sim::RunResult& b) {
+  if (a.status != b.status || a.error != b.error || a.urb != b.urb || a.findings.size() != b.findings.size()) return false;
+  if (a.stats.instructions != b.stats.instructions || a.stats.lanes != b.stats.lanes) return false;
+  for (size_t i = 0; i < a.findings.size(); ++i)
+    if (a.findings[i].kind != b.findings[i].kind || a.findings[i].instruction != b.findings[i].instruction ||
+        a.findings[i].count != b.findings[i].count)
+      return false;
+  return true;
+}
+
+// Parse + verify + run with small step, thread and memory limits; the constant
+// start folded and not must give the same bytes and result.
 inline void run(const uint8_t* data, size_t size) {
   if (size > 8192) return;
   std::string_view src(reinterpret_cast<const char*>(data), size);
@@ -71,7 +85,13 @@ inline void run(const uint8_t* data, size_t size) {
     cfg.maxSteps = 2000;
     cfg.check = (size & 1) != 0;
     if (size & 2) cfg.hideLatencyFromBytes = 0;  // interleave threads at every scattered access
-    (void)sim::run(k, surfaces, cfg);
+    std::vector<sim::SurfaceBinding> unfolded = surfaces;
+    const sim::RunResult r = sim::run(k, surfaces, cfg);
+    cfg.foldConstantStart = false;
+    const sim::RunResult u = sim::run(k, unfolded, cfg);
+    if (!sameResult(r, u)) std::abort();
+    for (size_t i = 0; i < surfaces.size(); ++i)
+      if (surfaces[i].bytes != unfolded[i].bytes) std::abort();
   }
 }
 

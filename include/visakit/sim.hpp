@@ -58,6 +58,10 @@ struct LaunchConfig {
   // accesses of later instructions to them (no SLM, no --check).
   // nullopt: the last-level cache's size, at least 8 MiB. Results do not depend on it.
   std::optional<uint64_t> hideLatencyFromBytes;
+  // The kernel's start that is the same in every thread (NoMask, unpredicated
+  // ALU instructions on immediates and inputs) is done once per launch instead
+  // of in every thread. Results do not depend on it (off: for comparison).
+  bool foldConstantStart = true;
   unsigned maxExamples = 4;              // addresses kept per finding
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).

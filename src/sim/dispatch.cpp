@@ -610,7 +610,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.regImage.assign(prog.usedBytes, 0);
   for (const InputImage& in : sh.inputs)  // (an input is a laid-out variable: inside usedBytes)
     std::copy(in.bytes.begin(), in.bytes.end(), sh.regImage.begin() + in.offset);
-  sh.foldedLanes = foldConstantStart(prog, sh.regImage);
+  if (cfg.foldConstantStart) sh.foldedLanes = foldConstantStart(prog, sh.regImage);
 
   // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
   sh.unitIsGroup = prog.usesSlm;

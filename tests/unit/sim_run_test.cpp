@@ -176,30 +176,33 @@ LOOP:
   cfg.simd = 16;
   cfg.args = {{"Chunk", std::to_string(chunk)}};
   std::optional<sim::Stats> first;
+  // (and with the constant start, Off, folded at launch or done by every thread)
   for (std::optional<uint64_t> from : {std::optional<uint64_t>{}, std::optional<uint64_t>{0}})
-    for (unsigned jobs : {1u, 2u}) {
-      cfg.hideLatencyFromBytes = from;
-      cfg.jobs = jobs;
-      std::vector<sim::SurfaceBinding> s = {{"Src", bytesOf(src)},
-                                            {"Idx", bytesOf(idx)},
-                                            {"Dst", std::vector<uint8_t>(n * 4, 0)},
-                                            {"Out2", std::vector<uint8_t>(n * 4, 0)},
-                                            {"Out3", std::vector<uint8_t>(n * 8, 0)}};
-      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
-      ASSERT_TRUE(r.ok()) << r.error;
-      EXPECT_EQ(s[2].bytes, bytesOf(dst)) << "jobs " << jobs;
-      EXPECT_EQ(s[3].bytes, bytesOf(out2)) << "jobs " << jobs;
-      std::vector<uint8_t> o3(n * 8);
-      std::memcpy(o3.data(), out3.data(), o3.size());
-      EXPECT_EQ(s[4].bytes, o3) << "jobs " << jobs;
-      if (!first) first = r.stats;
-      EXPECT_EQ(r.stats.instructions, first->instructions);
-      EXPECT_EQ(r.stats.lanes, first->lanes);
-      for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
-        EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
-        EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
+    for (unsigned jobs : {1u, 2u})
+      for (bool fold : {true, false}) {
+        cfg.hideLatencyFromBytes = from;
+        cfg.jobs = jobs;
+        cfg.foldConstantStart = fold;
+        std::vector<sim::SurfaceBinding> s = {{"Src", bytesOf(src)},
+                                              {"Idx", bytesOf(idx)},
+                                              {"Dst", std::vector<uint8_t>(n * 4, 0)},
+                                              {"Out2", std::vector<uint8_t>(n * 4, 0)},
+                                              {"Out3", std::vector<uint8_t>(n * 8, 0)}};
+        sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_EQ(s[2].bytes, bytesOf(dst)) << "jobs " << jobs << " fold " << fold;
+        EXPECT_EQ(s[3].bytes, bytesOf(out2)) << "jobs " << jobs;
+        std::vector<uint8_t> o3(n * 8);
+        std::memcpy(o3.data(), out3.data(), o3.size());
+        EXPECT_EQ(s[4].bytes, o3) << "jobs " << jobs;
+        if (!first) first = r.stats;
+        EXPECT_EQ(r.stats.instructions, first->instructions);
+        EXPECT_EQ(r.stats.lanes, first->lanes);
+        for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
+          EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
+          EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
+        }
       }
-    }
   // Instructions: 6 before the loop, 13 per pass of 16 elements (n / 16 / threads passes), ret.
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
 }
