@@ -271,8 +271,9 @@ bool runSlice(Shared& sh, Worker& w) {
     // that control instruction (which never yields).
     if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n < maxSteps) {
       const DInst* first = code + t.pc;
-      // (stepFn: a run never yields; folded instructions after it are skipped, DInst::adv)
-      for (const DInst* d = first; d < first + n; d += d->adv) {
+      // (stepFn: a run never yields; folded instructions after it are skipped, nextStep)
+      const DInst* last = first + n;
+      for (const DInst* d = first; d < last; d = nextStep(d)) {
         d->stepFn(c, *d);
         if (c.yield) {  // deferred: not executed, so not counted
           c.yield = false;
@@ -415,8 +416,8 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
   for (size_t i = p.code.size(); i-- > 0;) {
     DInst& d = p.code[i];
     d.stepFn = d.runLen > 1 ? d.fusedFn : d.fn;
-    d.adv = d.runLen;
-    if (i + d.runLen < p.code.size() && p.code[i + d.runLen].folded) d.adv += p.code[i + d.runLen].adv;
+    d.advBytes = static_cast<uint32_t>(d.runLen * sizeof(DInst));
+    if (i + d.runLen < p.code.size() && p.code[i + d.runLen].folded) d.advBytes += p.code[i + d.runLen].advBytes;
   }
 }
 

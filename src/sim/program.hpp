@@ -58,9 +58,10 @@ struct DInst {
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
-  // run) and moves on by `adv`: the run, and the folded instructions after it.
+  // run) and moves on past the run and the folded instructions after it
+  // (nextStep): `advBytes` is that distance in the code array, in bytes.
   Handler stepFn = nullptr;
-  uint32_t adv = 1;
+  uint32_t advBytes = 0;
   bool folded = false;  // done at launch (foldConstantStart); fn only counts the step
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
@@ -116,6 +117,11 @@ struct DInst {
   bool offRun = false;
   uint32_t offBase = 0;
 };
+
+// The instruction the straight-line loop does after d (DInst::advBytes).
+inline const DInst* nextStep(const DInst* d) {
+  return reinterpret_cast<const DInst*>(reinterpret_cast<const char*>(d) + d->advBytes);
+}
 
 // Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
 constexpr uint32_t kRegPad = 256;
