@@ -558,7 +558,7 @@ inline uint32_t chEn(const Ctx& c, const DInst& d) {
 }
 // chEn of an instruction of exec_size N.
 template <unsigned N>
-inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
+[[gnu::always_inline]] inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
   constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (d.predId) en &= predMask(c, d);

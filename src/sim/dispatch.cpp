@@ -226,7 +226,12 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   // the kernel inputs at their values.
   if (!sh.regImage.empty()) std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
   c.lanes += sh.foldedLanes;  // (their steps are counted where they stand)
-  std::fill(t.preds.begin(), t.preds.end(), 0);
+  if (t.preds.size() <= 2) {  // (predicate ids 1..numPreds; most kernels have at most one)
+    t.preds.front() = 0;
+    t.preds.back() = 0;
+  } else {
+    std::fill(t.preds.begin(), t.preds.end(), 0);
+  }
   // Coordinates: one step from the previous thread's when they follow each other.
   ThreadCoord& tc = w.coord;
   if (w.lastTid != kNoPc && tid == w.lastTid + 1) stepCoord(sh, tc);
