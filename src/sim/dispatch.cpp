@@ -223,7 +223,8 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
   // Every variable starts at zero (E29; the padding past them is never written),
-  // the kernel inputs at their values.
+  // the kernel inputs at their values, with the constant start already done
+  // (foldConstantStart).
   if (!sh.regImage.empty()) std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
   c.lanes += sh.foldedLanes;  // (their steps are counted where they stand)
   if (t.preds.size() <= 2) {  // (predicate ids 1..numPreds; most kernels have at most one)
