@@ -363,10 +363,14 @@ uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
   const size_t n = image.size();
   std::vector<uint8_t> held(n, 0), varies(n, 0);
   auto mark = [n](std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
-    if (lo < hi) std::fill(m.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(lo, n)), m.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(hi, n)), 1);
+    for (uint64_t b = lo; b < std::min<uint64_t>(hi, n); ++b) m[b] = 1;
   };
+  // (bytes past the image, if any, count as touched)
   auto touches = [n](const std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
-    return hi > n || std::any_of(m.begin() + static_cast<ptrdiff_t>(lo), m.begin() + static_cast<ptrdiff_t>(hi), [](uint8_t b) { return b; });
+    if (hi > n) return true;
+    for (uint64_t b = lo; b < hi; ++b)
+      if (m[b]) return true;
+    return false;
   };
   for (unsigned v : kThreadIdVars)
     if (v < p.vars.size() && p.vars[v].present) {
@@ -385,7 +389,8 @@ uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
     bool fold = d.noMask && !d.predId && d.dst.kind == DOperand::Kind::Reg;
     for (const DOperand& o : d.src) {
       if (o.kind == DOperand::Kind::Reg) {
-        for (unsigned k = 0; k < d.exec; ++k) fold = fold && !touches(varies, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+        for (unsigned k = 0; k < d.exec; ++k)
+          fold = fold && !touches(varies, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
       } else if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None) {
         fold = false;
       }
