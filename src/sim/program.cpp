@@ -275,47 +275,75 @@ void planPrefetch(Program& p) {
   }
 }
 
+namespace {
+
+// An ALU instruction (decodeAlu): not memory, control, a label or URB_WRITE.
+bool aluInst(const Program& p, const DInst& d) {
+  if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn) return false;
+  const Opcode op = p.kernel->code[d.index].op;
+  return op != Opcode::LABEL && op != Opcode::URB_WRITE;
+}
+
+// A NoMask, unpredicated ALU instruction that writes registers from registers
+// and immediates only: every lane runs, and its result depends on those bytes
+// alone (planStaticOffsets, foldConstantStart).
+bool registerAlu(const Program& p, const DInst& d) {
+  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst.kind != DOperand::Kind::Reg) return false;
+  for (const DOperand& o : d.src)
+    if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None && o.kind != DOperand::Kind::Reg) return false;
+  return true;
+}
+
+// f(lo, hi) for the bytes [lo, hi) of each of the exec elements of register operand o.
+template <class F>
+void eachElement(const DOperand& o, unsigned exec, F f) {
+  for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+}
+
+// A thread state to run instructions on at decode or launch: the register
+// file holds `image` (zero past it), every lane is on.
+std::unique_ptr<Ctx> scratchCtx(const Program& p, const std::vector<uint8_t>& image) {
+  auto c = std::make_unique<Ctx>();
+  c->prog = &p;
+  c->t.regs.assign(std::max<size_t>(p.regBytes, image.size()), 0);
+  std::copy(image.begin(), image.end(), c->t.regs.begin());
+  c->t.preds.assign(p.numPreds + 1, 0);
+  c->t.em = 0xffffffffu;
+  return c;
+}
+
+}  // namespace
+
 void planStaticOffsets(Program& p) {
   // Known register bytes and their values, by running the instructions of the
   // straight-line start that only read known bytes (the first label or control
   // instruction ends it: every later instruction is reached through all of it).
-  auto c = std::make_unique<Ctx>();
-  c->prog = &p;
-  c->t.regs.assign(p.regBytes, 0);
-  c->t.preds.assign(p.numPreds + 1, 0);
-  c->t.em = 0xffffffffu;
+  auto c = scratchCtx(p, {});
   std::vector<uint8_t> known(p.regBytes, 0);
-  auto allKnown = [&](uint32_t lo, uint32_t n) {
-    return uint64_t{lo} + n <= known.size() && std::all_of(known.begin() + lo, known.begin() + lo + n, [](uint8_t k) { return k; });
+  auto allKnown = [&](uint64_t lo, uint64_t hi) {  // bytes [lo, hi)
+    return hi <= known.size() && std::all_of(known.begin() + lo, known.begin() + hi, [](uint8_t k) { return k; });
   };
-  auto forget = [&](ByteRange r) {
-    if (r.hi > r.lo) std::fill(known.begin() + std::min<size_t>(r.lo, known.size()), known.begin() + std::min<size_t>(r.hi, known.size()), 0);
+  auto forget = [&](uint64_t lo, uint64_t hi) {
+    for (uint64_t b = lo; b < std::min<uint64_t>(hi, known.size()); ++b) known[b] = 0;
   };
   // The bytes an instruction writes: an ALU destination's elements exactly, else regWrites.
   auto forgetWrites = [&](const DInst& d) {
-    if (d.addrKind == DInst::AddrKind::None && !d.control && d.fn && d.dst.kind == DOperand::Kind::Reg) {
-      for (unsigned k = 0; k < d.exec; ++k) forget({d.dst.off[k], d.dst.off[k] + typeSize(d.dst.type)});
-      return;
-    }
-    forget(regWrites(d));
+    if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, forget);
+    const ByteRange w = regWrites(d);
+    forget(w.lo, w.hi);
   };
   auto evaluable = [&](const DInst& d) {
-    if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn || d.dst.kind != DOperand::Kind::Reg || !d.noMask || d.predId)
-      return false;
-    if (p.kernel->code[d.index].op == Opcode::LABEL) return false;
-    for (const DOperand& o : d.src) {
-      if (o.kind == DOperand::Kind::Imm || o.kind == DOperand::Kind::None) continue;
-      if (o.kind != DOperand::Kind::Reg) return false;
-      for (unsigned k = 0; k < d.exec; ++k)
-        if (!allKnown(o.off[k], typeSize(o.type))) return false;
-    }
-    for (unsigned k = 0; k < d.exec; ++k)
-      if (uint64_t{d.dst.off[k]} + typeSize(d.dst.type) > known.size()) return false;
-    return true;
+    if (!registerAlu(p, d)) return false;
+    bool ok = true;
+    for (const DOperand& o : d.src)
+      if (o.kind == DOperand::Kind::Reg)
+        eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { ok = ok && allKnown(lo, hi); });
+    eachElement(d.dst, d.exec, [&](uint64_t, uint64_t hi) { ok = ok && hi <= known.size(); });
+    return ok;
   };
   // Element_offset of a scaled memory instruction: consecutive known dwords.
   auto staticRun = [&](DInst& d) {
-    if (d.addrKind != DInst::AddrKind::Scaled || !allKnown(d.raw[0], 4u * d.exec)) return;
+    if (d.addrKind != DInst::AddrKind::Scaled || !allKnown(d.raw[0], d.raw[0] + 4u * d.exec)) return;
     uint32_t off[32];
     std::memcpy(off, c->t.regs.data() + d.raw[0], 4u * d.exec);
     for (unsigned i = 0; i < d.exec; ++i)
@@ -330,8 +358,9 @@ void planStaticOffsets(Program& p) {
     staticRun(d);
     if (evaluable(d)) {
       d.fn(*c, d);
-      for (unsigned k = 0; k < d.exec; ++k)
-        std::fill_n(known.begin() + d.dst.off[k], typeSize(d.dst.type), uint8_t{1});
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) {
+        std::fill(known.begin() + static_cast<ptrdiff_t>(lo), known.begin() + static_cast<ptrdiff_t>(hi), 1);
+      });
     } else {
       forgetWrites(d);
     }
@@ -342,13 +371,6 @@ void planStaticOffsets(Program& p) {
 }
 
 namespace {
-
-// An ALU instruction (decodeAlu): not memory, control, a label or URB_WRITE.
-bool aluInst(const Program& p, const DInst& d) {
-  if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn) return false;
-  const Opcode op = p.kernel->code[d.index].op;
-  return op != Opcode::LABEL && op != Opcode::URB_WRITE;
-}
 
 // An instruction foldConstantStart did (its lanes are counted at thread start).
 void execFolded(Ctx&, const DInst&) {}
@@ -377,26 +399,17 @@ uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
       mark(held, p.vars[v].offset, uint64_t{p.vars[v].offset} + p.vars[v].bytes);
       mark(varies, p.vars[v].offset, uint64_t{p.vars[v].offset} + p.vars[v].bytes);
     }
-  auto c = std::make_unique<Ctx>();
-  c->prog = &p;
-  c->t.regs.assign(std::max<size_t>(p.regBytes, n), 0);
-  std::copy(image.begin(), image.end(), c->t.regs.begin());
-  c->t.preds.assign(p.numPreds + 1, 0);
-  c->t.em = 0xffffffffu;
+  auto c = scratchCtx(p, image);
   uint64_t lanes = 0;
   for (DInst& d : p.code) {
     if (!aluInst(p, d)) break;  // (the straight-line start: every thread does each instruction once)
-    bool fold = d.noMask && !d.predId && d.dst.kind == DOperand::Kind::Reg;
-    for (const DOperand& o : d.src) {
-      if (o.kind == DOperand::Kind::Reg) {
-        for (unsigned k = 0; k < d.exec; ++k)
-          fold = fold && !touches(varies, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
-      } else if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None) {
-        fold = false;
-      }
+    bool fold = registerAlu(p, d);
+    if (fold) {
+      for (const DOperand& o : d.src)
+        if (o.kind == DOperand::Kind::Reg)
+          eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { fold = fold && !touches(varies, lo, hi); });
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { fold = fold && !touches(held, lo, hi); });
     }
-    for (unsigned k = 0; fold && k < d.exec; ++k)
-      fold = !touches(held, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
     if (fold) {
       d.fn(*c, d);
       d.fn = execFolded;
@@ -406,13 +419,12 @@ uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
       continue;
     }
     for (const DOperand& o : d.src)
-      if (o.kind == DOperand::Kind::Reg)
-        for (unsigned k = 0; k < d.exec; ++k) mark(held, o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+      if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { mark(held, lo, hi); });
     if (d.dst.kind == DOperand::Kind::Reg)
-      for (unsigned k = 0; k < d.exec; ++k) {
-        mark(held, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
-        mark(varies, d.dst.off[k], uint64_t{d.dst.off[k]} + typeSize(d.dst.type));
-      }
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) {
+        mark(held, lo, hi);
+        mark(varies, lo, hi);
+      });
   }
   std::copy(c->t.regs.begin(), c->t.regs.begin() + static_cast<ptrdiff_t>(n), image.begin());
   return lanes;
