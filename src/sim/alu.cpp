@@ -589,7 +589,7 @@ void vecAlu(Ctx& c, const DInst& d) {
 }
 
 // Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
-// bytes extended per their type (4 bytes are read: the register file is padded).
+// bytes extended per their type, E13 (4 bytes are read: the register file is padded).
 inline uint32_t load1(const Ctx& c, const DOperand& o) {
   uint32_t v = o.imm32[0];
   if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, c.t.regs.data() + o.off[0], 4);
