@@ -6,6 +6,11 @@
 //   BM_SimCheck/gather_1MiB/jobs:1  the same with --check on
 //   BM_SimLaunch/<w>/jobs:1         (gather_*, dispatch) an empty kernel over the same surfaces and threads: the
 //                                   fixed cost of a launch, i.e. the simulator's ceiling
+//   BM_Pair/<workload>/jobs:1       native and simulated runs alternating, each timed: the ratio
+//                                   of each pair (median), which the load of a shared machine
+//                                   moves far less than the ratio of two separate benchmarks
+//   BM_Scale/<w>/jobs:<n>           (gather_*, dispatch) the same for 1 against all host threads:
+//                                   the speed-up of each pair (median)
 //
 // All report items_per_second (data elements per second) on identical data.
 // Before timing, every simulated configuration is run once and its output
@@ -18,9 +23,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <map>
 #include <string>
 #include <thread>
+#include <vector>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -131,6 +138,88 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
   st.SetLabel(d.unit);
 }
 
+// Two ways of doing one workload run in alternation, the order swapped every
+// pair, each run timed. Each pair gives time of `a` / time of `b`, taken within
+// a few milliseconds of each other, so that the load of a shared machine moves
+// both alike; `ratio` is the median over the pairs. Also reports each side's
+// own rate over the same pairs (a_items_per_second, b_items_per_second).
+// Returns false (and skips the benchmark) if a run fails.
+using RunOnce = std::function<bool(benchmark::State&)>;
+void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce& b, const char* aName, const char* bName) {
+  using Clock = std::chrono::steady_clock;
+  std::vector<double> ratios;
+  double sec[2] = {0, 0};
+  for (auto _ : st) {
+    double t[2] = {0, 0};
+    for (int k = 0; k < 2; ++k) {
+      const int which = (k == 0) == (ratios.size() % 2 == 1) ? 1 : 0;  // a first, then b first, ...
+      const auto t0 = Clock::now();
+      if (!(which ? b : a)(st)) return;
+      t[which] = std::chrono::duration<double>(Clock::now() - t0).count();
+    }
+    sec[0] += t[0];
+    sec[1] += t[1];
+    if (t[1] > 0) ratios.push_back(t[0] / t[1]);
+  }
+  if (ratios.empty()) return;
+  std::sort(ratios.begin(), ratios.end());
+  const size_t m = ratios.size() / 2;
+  st.counters["ratio"] = ratios.size() % 2 ? ratios[m] : (ratios[m - 1] + ratios[m]) / 2;
+  st.counters["pairs"] = static_cast<double>(ratios.size());
+  const double items = static_cast<double>(st.iterations()) * static_cast<double>(d.items);
+  for (int k = 0; k < 2; ++k)
+    if (sec[k] > 0) st.counters[std::string(k ? bName : aName) + "_items_per_second"] = items / sec[k];
+  st.SetItemsProcessed(st.iterations() * d.items);  // (per pair)
+  st.SetLabel(d.unit);
+}
+
+RunOnce simRun(Dataset& d, const sim::LaunchConfig& cfg) {
+  return [&d, cfg](benchmark::State& st) {
+    sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
+    if (!r.ok()) {
+      st.SkipWithError(("simulation failed: " + r.error).c_str());
+      return false;
+    }
+    benchmark::DoNotOptimize(r.stats.instructions);
+    return true;
+  };
+}
+
+// BM_Pair: native vs. simulated on 1 host thread; ratio = simulated / native throughput.
+void BM_Pair(benchmark::State& st, const std::string& wl) {
+  Dataset& d = dataset(wl);
+  if (!d.error.empty()) {
+    st.SkipWithError(d.error.c_str());
+    return;
+  }
+  sim::LaunchConfig cfg = d.cfg;
+  cfg.jobs = 1;
+  cfg.check = false;
+  if (!verifyOnce(st, d, cfg)) return;
+  auto native = [&d](benchmark::State&) {
+    d.runNative(d);
+    benchmark::DoNotOptimize(d.native[0].data());
+    benchmark::ClobberMemory();
+    return true;
+  };
+  alternate(st, d, native, simRun(d, cfg), "native", "sim");
+}
+
+// BM_Scale: simulated on 1 host thread vs. on `jobs`; ratio = the speed-up.
+void BM_Scale(benchmark::State& st, const std::string& wl, unsigned jobs) {
+  Dataset& d = dataset(wl);
+  if (!d.error.empty()) {
+    st.SkipWithError(d.error.c_str());
+    return;
+  }
+  sim::LaunchConfig one = d.cfg, all = d.cfg;
+  one.jobs = 1;
+  all.jobs = jobs;
+  one.check = all.check = false;
+  if (!verifyOnce(st, d, one) || !verifyOnce(st, d, all)) return;
+  alternate(st, d, simRun(d, one), simRun(d, all), "one_thread", "all_threads");
+}
+
 // The empty kernel (launch_only.visaasm) with the workload's surfaces and thread space.
 void BM_SimLaunch(benchmark::State& st, const std::string& wl) {
   Dataset& d = dataset(wl);
@@ -175,6 +264,17 @@ int registerAll() {
       configure(benchmark::RegisterBenchmark(("BM_Sim/" + wl + "/jobs:" + std::to_string(j)).c_str(),
                                              [wl, j](benchmark::State& st) { BM_Sim(st, wl, j, false); }),
                 wl);
+    auto* pair = benchmark::RegisterBenchmark(("BM_Pair/" + wl + "/jobs:1").c_str(),
+                                              [wl](benchmark::State& st) { BM_Pair(st, wl); });
+    if (isLarge(wl)) pair->UseRealTime()->Iterations(3)->Repetitions(1)->Unit(benchmark::kMillisecond);  // 3 pairs of seconds each
+    else configure(pair, wl);
+    if ((wl.rfind("gather_", 0) == 0 || wl == "dispatch") && allCores() > 1) {
+      const unsigned n = allCores();
+      auto* scale = benchmark::RegisterBenchmark(("BM_Scale/" + wl + "/jobs:" + std::to_string(n)).c_str(),
+                                                 [wl, n](benchmark::State& st) { BM_Scale(st, wl, n); });
+      if (isLarge(wl)) scale->UseRealTime()->Iterations(3)->Repetitions(1)->Unit(benchmark::kMillisecond);
+      else configure(scale, wl);
+    }
     if (wl.rfind("gather_", 0) == 0 || wl == "dispatch")
       configure(benchmark::RegisterBenchmark(("BM_SimLaunch/" + wl + "/jobs:1").c_str(),
                                              [wl](benchmark::State& st) { BM_SimLaunch(st, wl); }),

@@ -178,6 +178,7 @@ struct Shared {
   uint64_t slmBytes = 0;
   uint32_t slmStat = 0;
   bool unitIsGroup = true;
+  bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
   uint64_t units = 0;
   uint64_t batch = 1;  // units taken from `next` at a time
   std::atomic<uint64_t> next{0};
@@ -218,7 +219,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
 }
 
 // Starts simulated thread `tid` in the current state c.t.
-void initThread(Shared& sh, Worker& w, uint32_t tid) {
+[[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, uint32_t tid) {
   Ctx& c = w.c;
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
@@ -262,7 +263,10 @@ void initThread(Shared& sh, Worker& w, uint32_t tid) {
 
 // Runs the current thread c.t until it finishes (true), or yields to another
 // simulated thread (false: it continues later at the same instruction).
-bool runSlice(Shared& sh, Worker& w) {
+// Without CanYield the caller knows that nothing yields (Ctx::canDefer off, or
+// no DRAM surface), and the straight-line loop does not look.
+template <bool CanYield>
+[[gnu::always_inline]] inline bool runSlice(Shared& sh, Worker& w) {
   Ctx& c = w.c;
   ThreadState& t = c.t;
   c.threadId = t.tid;
@@ -281,7 +285,7 @@ bool runSlice(Shared& sh, Worker& w) {
       const DInst* last = first + n;
       for (const DInst* d = first; d < last; d = nextStep(d)) {
         d->stepFn(c, *d);
-        if (c.yield) {  // deferred: not executed, so not counted
+        if (CanYield && c.yield) {  // deferred: not executed, so not counted
           c.yield = false;
           t.pc = static_cast<uint32_t>(d - code);
           t.steps = steps + static_cast<uint64_t>(d - first);
@@ -444,9 +448,10 @@ void workerMain(Shared& sh, Worker& w) {
     return true;
   };
   uint64_t unit = 0;
-  if (sh.unitIsGroup || w.c.observer) {
+  if (sh.unitIsGroup || w.c.observer || !sh.anyDram) {
     // One thread after another: the threads of a group in linear order (E10);
-    // with --check, threads are not interleaved either.
+    // with --check, threads are not interleaved either, and without a DRAM
+    // surface no instruction would yield.
     w.c.canDefer = false;
     while (nextUnit(unit)) {
       if (sh.unitIsGroup) {
@@ -458,7 +463,7 @@ void workerMain(Shared& sh, Worker& w) {
       const uint64_t first = sh.unitIsGroup ? unit * dm.perGroup : unit;
       for (uint32_t i = 0; i < n && !sh.stop.load(std::memory_order_relaxed); ++i) {
         initThread(sh, w, static_cast<uint32_t>(first + i));
-        runSlice(sh, w);
+        runSlice<false>(sh, w);
       }
     }
     return;
@@ -481,7 +486,7 @@ void workerMain(Shared& sh, Worker& w) {
   live[cur] = true;
   while (!sh.stop.load(std::memory_order_relaxed)) {
     w.c.canDefer = inFlight > 1 || !exhausted;
-    if (runSlice(sh, w)) {
+    if (runSlice<true>(sh, w)) {
       if (!exhausted && nextUnit(unit)) {
         initThread(sh, w, static_cast<uint32_t>(unit));
         continue;
@@ -650,6 +655,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     s.bound = true;
     s.plain = !prog.writesSurface[id] || jobs == 1;
     s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
+    sh.anyDram |= s.dram;
     s.statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back(surfaceDisplayName(k, id));
     // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
@@ -716,11 +722,12 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     if (cfg.check) c.observer = &observers;
     workers.push_back(std::move(w));
   }
-  if (jobs == 1) {
-    workerMain(sh, *workers[0]);
-  } else {
+  {
+    // Worker 0 runs on the calling thread: a thread start costs tens of
+    // microseconds here, a few percent of a millisecond launch.
     std::vector<std::thread> pool;
-    for (unsigned j = 0; j < jobs; ++j) pool.emplace_back([&sh, &workers, j] { workerMain(sh, *workers[j]); });
+    for (unsigned j = 1; j < jobs; ++j) pool.emplace_back([&sh, &workers, j] { workerMain(sh, *workers[j]); });
+    workerMain(sh, *workers[0]);
     for (auto& th : pool) th.join();
   }
   if (!sh.error.empty()) {
