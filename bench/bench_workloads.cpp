@@ -11,6 +11,7 @@
 //                                   moves far less than the ratio of two separate benchmarks
 //   BM_Scale/<w>/jobs:<n>           (gather_*, dispatch) the same for 1 against all host threads:
 //                                   the speed-up of each pair (median)
+//   BM_CheckCost/gather_1MiB/jobs:1 the same for --check on against off: the slow-down of each pair
 //
 // All report items_per_second (data elements per second) on identical data.
 // Before timing, every simulated configuration is run once and its output
@@ -220,6 +221,21 @@ void BM_Scale(benchmark::State& st, const std::string& wl, unsigned jobs) {
   alternate(st, d, simRun(d, one), simRun(d, all), "one_thread", "all_threads");
 }
 
+// BM_CheckCost: simulated with --check on vs. off (1 host thread); ratio = the slow-down.
+void BM_CheckCost(benchmark::State& st, const std::string& wl) {
+  Dataset& d = dataset(wl);
+  if (!d.error.empty()) {
+    st.SkipWithError(d.error.c_str());
+    return;
+  }
+  sim::LaunchConfig on = d.cfg, off = d.cfg;
+  on.jobs = off.jobs = 1;
+  on.check = true;
+  off.check = false;
+  if (!verifyOnce(st, d, on) || !verifyOnce(st, d, off)) return;
+  alternate(st, d, simRun(d, on), simRun(d, off), "check_on", "check_off");
+}
+
 // The empty kernel (launch_only.visaasm) with the workload's surfaces and thread space.
 void BM_SimLaunch(benchmark::State& st, const std::string& wl) {
   Dataset& d = dataset(wl);
@@ -279,10 +295,14 @@ int registerAll() {
       configure(benchmark::RegisterBenchmark(("BM_SimLaunch/" + wl + "/jobs:1").c_str(),
                                              [wl](benchmark::State& st) { BM_SimLaunch(st, wl); }),
                 wl);
-    if (wl == "gather_1MiB")
+    if (wl == "gather_1MiB") {
       configure(benchmark::RegisterBenchmark(("BM_SimCheck/" + wl + "/jobs:1").c_str(),
                                              [wl](benchmark::State& st) { BM_Sim(st, wl, 1, true); }),
                 wl);
+      configure(benchmark::RegisterBenchmark(("BM_CheckCost/" + wl + "/jobs:1").c_str(),
+                                             [wl](benchmark::State& st) { BM_CheckCost(st, wl); }),
+                wl);
+    }
   }
   return 0;
 }
