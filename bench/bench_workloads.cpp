@@ -48,12 +48,18 @@ double processCpuSeconds() {
   return sec(u.ru_utime) + sec(u.ru_stime);
 }
 
-void BM_Native(benchmark::State& st, const std::string& wl) {
+// The workload's data set, or nullptr with the benchmark skipped if it could not be built.
+Dataset* datasetOrSkip(benchmark::State& st, const std::string& wl) {
   Dataset& d = dataset(wl);
-  if (!d.error.empty()) {
-    st.SkipWithError(d.error.c_str());
-    return;
-  }
+  if (d.error.empty()) return &d;
+  st.SkipWithError(d.error.c_str());
+  return nullptr;
+}
+
+void BM_Native(benchmark::State& st, const std::string& wl) {
+  Dataset* dp = datasetOrSkip(st, wl);
+  if (!dp) return;
+  Dataset& d = *dp;
   for (auto _ : st) {
     d.runNative(d);
     benchmark::DoNotOptimize(d.native[0].data());
@@ -111,11 +117,9 @@ bool verifyOnce(benchmark::State& st, Dataset& d, const sim::LaunchConfig& cfg) 
 }
 
 void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool check) {
-  Dataset& d = dataset(wl);
-  if (!d.error.empty()) {
-    st.SkipWithError(d.error.c_str());
-    return;
-  }
+  Dataset* dp = datasetOrSkip(st, wl);
+  if (!dp) return;
+  Dataset& d = *dp;
   sim::LaunchConfig cfg = d.cfg;
   cfg.jobs = jobs;
   cfg.check = check;
@@ -143,17 +147,18 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
 // pair, each run timed. Each pair gives time of `a` / time of `b`, taken within
 // a few milliseconds of each other, so that the load of a shared machine moves
 // both alike; `ratio` is the median over the pairs. Also reports each side's
-// own rate over the same pairs (a_items_per_second, b_items_per_second).
-// Returns false (and skips the benchmark) if a run fails.
+// own rate over the same pairs (<aName>_items_per_second, <bName>_...).
+// A run that fails (returns false) has skipped the benchmark; it stops there.
 using RunOnce = std::function<bool(benchmark::State&)>;
 void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce& b, const char* aName, const char* bName) {
   using Clock = std::chrono::steady_clock;
   std::vector<double> ratios;
   double sec[2] = {0, 0};
+  size_t pair = 0;
   for (auto _ : st) {
     double t[2] = {0, 0};
     for (int k = 0; k < 2; ++k) {
-      const int which = (k == 0) == (ratios.size() % 2 == 1) ? 1 : 0;  // a first, then b first, ...
+      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;  // a first, then b first, ...
       const auto t0 = Clock::now();
       if (!(which ? b : a)(st)) return;
       t[which] = std::chrono::duration<double>(Clock::now() - t0).count();
@@ -161,6 +166,7 @@ void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce
     sec[0] += t[0];
     sec[1] += t[1];
     if (t[1] > 0) ratios.push_back(t[0] / t[1]);
+    ++pair;
   }
   if (ratios.empty()) return;
   std::sort(ratios.begin(), ratios.end());
@@ -188,11 +194,9 @@ RunOnce simRun(Dataset& d, const sim::LaunchConfig& cfg) {
 
 // BM_Pair: native vs. simulated on 1 host thread; ratio = simulated / native throughput.
 void BM_Pair(benchmark::State& st, const std::string& wl) {
-  Dataset& d = dataset(wl);
-  if (!d.error.empty()) {
-    st.SkipWithError(d.error.c_str());
-    return;
-  }
+  Dataset* dp = datasetOrSkip(st, wl);
+  if (!dp) return;
+  Dataset& d = *dp;
   sim::LaunchConfig cfg = d.cfg;
   cfg.jobs = 1;
   cfg.check = false;
@@ -208,11 +212,9 @@ void BM_Pair(benchmark::State& st, const std::string& wl) {
 
 // BM_Scale: simulated on 1 host thread vs. on `jobs`; ratio = the speed-up.
 void BM_Scale(benchmark::State& st, const std::string& wl, unsigned jobs) {
-  Dataset& d = dataset(wl);
-  if (!d.error.empty()) {
-    st.SkipWithError(d.error.c_str());
-    return;
-  }
+  Dataset* dp = datasetOrSkip(st, wl);
+  if (!dp) return;
+  Dataset& d = *dp;
   sim::LaunchConfig one = d.cfg, all = d.cfg;
   one.jobs = 1;
   all.jobs = jobs;
@@ -223,11 +225,9 @@ void BM_Scale(benchmark::State& st, const std::string& wl, unsigned jobs) {
 
 // BM_CheckCost: simulated with --check on vs. off (1 host thread); ratio = the slow-down.
 void BM_CheckCost(benchmark::State& st, const std::string& wl) {
-  Dataset& d = dataset(wl);
-  if (!d.error.empty()) {
-    st.SkipWithError(d.error.c_str());
-    return;
-  }
+  Dataset* dp = datasetOrSkip(st, wl);
+  if (!dp) return;
+  Dataset& d = *dp;
   sim::LaunchConfig on = d.cfg, off = d.cfg;
   on.jobs = off.jobs = 1;
   on.check = true;
@@ -270,6 +270,12 @@ void configure(benchmark::internal::Benchmark* b, const std::string& wl) {
   if (isLarge(wl)) b->Repetitions(1);
 }
 
+// A paired benchmark: as configure(), but three pairs of the large workload (seconds each).
+void configurePaired(benchmark::internal::Benchmark* b, const std::string& wl) {
+  if (isLarge(wl)) b->UseRealTime()->Iterations(3)->Repetitions(1)->Unit(benchmark::kMillisecond);
+  else configure(b, wl);
+}
+
 int registerAll() {
   std::vector<unsigned> jobs = {1};
   if (allCores() > 1) jobs.push_back(allCores());
@@ -280,16 +286,14 @@ int registerAll() {
       configure(benchmark::RegisterBenchmark(("BM_Sim/" + wl + "/jobs:" + std::to_string(j)).c_str(),
                                              [wl, j](benchmark::State& st) { BM_Sim(st, wl, j, false); }),
                 wl);
-    auto* pair = benchmark::RegisterBenchmark(("BM_Pair/" + wl + "/jobs:1").c_str(),
-                                              [wl](benchmark::State& st) { BM_Pair(st, wl); });
-    if (isLarge(wl)) pair->UseRealTime()->Iterations(3)->Repetitions(1)->Unit(benchmark::kMillisecond);  // 3 pairs of seconds each
-    else configure(pair, wl);
+    configurePaired(benchmark::RegisterBenchmark(("BM_Pair/" + wl + "/jobs:1").c_str(),
+                                                 [wl](benchmark::State& st) { BM_Pair(st, wl); }),
+                    wl);
     if ((wl.rfind("gather_", 0) == 0 || wl == "dispatch") && allCores() > 1) {
       const unsigned n = allCores();
-      auto* scale = benchmark::RegisterBenchmark(("BM_Scale/" + wl + "/jobs:" + std::to_string(n)).c_str(),
-                                                 [wl, n](benchmark::State& st) { BM_Scale(st, wl, n); });
-      if (isLarge(wl)) scale->UseRealTime()->Iterations(3)->Repetitions(1)->Unit(benchmark::kMillisecond);
-      else configure(scale, wl);
+      configurePaired(benchmark::RegisterBenchmark(("BM_Scale/" + wl + "/jobs:" + std::to_string(n)).c_str(),
+                                                   [wl, n](benchmark::State& st) { BM_Scale(st, wl, n); }),
+                      wl);
     }
     if (wl.rfind("gather_", 0) == 0 || wl == "dispatch")
       configure(benchmark::RegisterBenchmark(("BM_SimLaunch/" + wl + "/jobs:1").c_str(),
