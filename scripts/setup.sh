@@ -2,7 +2,7 @@
 # Installs what visakit needs on Debian 12 (as root), only if missing.
 set -euo pipefail
 pkgs=(cmake ninja-build g++ clang libclang-rt-14-dev lld libgtest-dev libgmock-dev libbenchmark-dev
-      libcli11-dev libfmt-dev nlohmann-json3-dev xxd)
+      libcli11-dev libfmt-dev nlohmann-json3-dev xxd python3)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
