@@ -272,9 +272,17 @@ INSTANTIATE_TEST_SUITE_P(Files, BinaryTruncated, ::testing::ValuesIn(kIgc), [](c
 // 0x12e, num_inputs at 0x160, instructions at 0x17d: mov (19 bytes), then
 // gather_scaled.1 at 0x190 (scale at 0x196, surface at 0x198, offsets raw at
 // 0x19f), then ret at 0x1ab.
+// The tests that patch Intel's gather_scaled.isa first check that it is there
+// and whole, so that a missing file fails them instead of crashing them.
+Bytes gatherScaledIsa() { return bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa")); }
+constexpr size_t kGatherScaledIsaBytes = 0x1af;  // its size (BinaryLayout.GatherScaledHeader)
+#define ASSERT_GATHER_SCALED_ISA(b) \
+  ASSERT_GE((b).size(), kGatherScaledIsaBytes) << "missing or short: " << (igcDir() / "gather_scaled.isa")
+
 class Corrupt : public ::testing::Test {
  protected:
-  Bytes b = bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa"));
+  Bytes b = gatherScaledIsa();
+  void SetUp() override { ASSERT_GATHER_SCALED_ISA(b); }
   void expectError(const std::string& offset, const std::string& what) {
     std::string e = readError(b);
     EXPECT_EQ(e.rfind("offset " + offset + ":", 0), 0u) << e;
@@ -440,7 +448,8 @@ TEST(BinaryDecode, InstructionErrors) {
 
 // A version 3.4 file: one-byte name lengths and num_inputs (igc-dialect.md §2.1).
 TEST(BinaryVersions, Reads34) {
-  Bytes b41 = bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa"));
+  Bytes b41 = gatherScaledIsa();
+  ASSERT_GATHER_SCALED_ISA(b41);
   // Rebuild with 3.4 widths: header name_len UB (-1 byte), num_inputs UB (-3 bytes).
   Bytes b;
   b.insert(b.end(), b41.begin(), b41.begin() + 4);
@@ -562,7 +571,8 @@ TEST_F(BinaryCli, ExitCodes) {
 }
 
 TEST_F(BinaryCli, CorruptBinaryNamesTheOffset) {
-  Bytes b = bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa"));
+  Bytes b = gatherScaledIsa();
+  ASSERT_GATHER_SCALED_ISA(b);
   b[0x198] = 9;
   write(dir / "c.isa", std::string(b.begin(), b.end()));
   auto d = vtest::runCli("dis " + q(dir / "c.isa"));
@@ -586,7 +596,8 @@ TEST_F(BinaryCli, CheckAndFmtDetectBinaryByContent) {
 
 TEST_F(BinaryCli, VerifierDiagnosticsNameKernelAndInstruction) {
   // gather_scaled.8: decodes (num_blocks code 3), but the page allows 1, 2, 4 only.
-  Bytes b = bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa"));
+  Bytes b = gatherScaledIsa();
+  ASSERT_GATHER_SCALED_ISA(b);
   b[0x195] = 3;
   write(dir / "v.isa", std::string(b.begin(), b.end()));
   auto c = vtest::runCli("check " + q(dir / "v.isa"));
