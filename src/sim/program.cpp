@@ -300,6 +300,11 @@ void eachElement(const DOperand& o, unsigned exec, F f) {
   for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
 }
 
+// Sets the flags m[lo, hi) to v; bytes past m are left out.
+void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v) {
+  for (uint64_t b = lo; b < std::min<uint64_t>(hi, m.size()); ++b) m[b] = v;
+}
+
 // A thread state to run instructions on at decode or launch: the register
 // file holds `image` (zero past it), every lane is on.
 std::unique_ptr<Ctx> scratchCtx(const Program& p, const std::vector<uint8_t>& image) {
@@ -323,9 +328,7 @@ void planStaticOffsets(Program& p) {
   auto allKnown = [&](uint64_t lo, uint64_t hi) {  // bytes [lo, hi)
     return hi <= known.size() && std::all_of(known.begin() + lo, known.begin() + hi, [](uint8_t k) { return k; });
   };
-  auto forget = [&](uint64_t lo, uint64_t hi) {
-    for (uint64_t b = lo; b < std::min<uint64_t>(hi, known.size()); ++b) known[b] = 0;
-  };
+  auto forget = [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 0); };
   // The bytes an instruction writes: an ALU destination's elements exactly, else regWrites.
   auto forgetWrites = [&](const DInst& d) {
     if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, forget);
@@ -358,9 +361,7 @@ void planStaticOffsets(Program& p) {
     staticRun(d);
     if (evaluable(d)) {
       d.fn(*c, d);
-      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) {
-        std::fill(known.begin() + static_cast<ptrdiff_t>(lo), known.begin() + static_cast<ptrdiff_t>(hi), 1);
-      });
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 1); });
     } else {
       forgetWrites(d);
     }
@@ -384,9 +385,7 @@ uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image) {
   // thread id (set per thread, so both held and varying).
   const size_t n = image.size();
   std::vector<uint8_t> held(n, 0), varies(n, 0);
-  auto mark = [n](std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
-    for (uint64_t b = lo; b < std::min<uint64_t>(hi, n); ++b) m[b] = 1;
-  };
+  auto mark = [](std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) { setFlags(m, lo, hi, 1); };
   // (bytes past the image, if any, count as touched)
   auto touches = [n](const std::vector<uint8_t>& m, uint64_t lo, uint64_t hi) {
     if (hi > n) return true;
