@@ -56,15 +56,36 @@ Dataset* datasetOrSkip(benchmark::State& st, const std::string& wl) {
   return nullptr;
 }
 
+// One run of the native loop, or of the simulator with cfg; false if it failed
+// (the benchmark is then skipped with the error).
+using RunOnce = std::function<bool(benchmark::State&)>;
+RunOnce nativeRun(Dataset& d) {
+  return [&d](benchmark::State&) {
+    d.runNative(d);
+    benchmark::DoNotOptimize(d.native[0].data());
+    benchmark::ClobberMemory();
+    return true;
+  };
+}
+RunOnce simRun(const Kernel& k, Dataset& d, const sim::LaunchConfig& cfg) {
+  return [&k, &d, cfg](benchmark::State& st) {
+    sim::RunResult r = sim::run(k, d.surfaces, cfg);
+    if (!r.ok()) {
+      st.SkipWithError(("simulation failed: " + r.error).c_str());
+      return false;
+    }
+    benchmark::DoNotOptimize(r.stats.instructions);
+    return true;
+  };
+}
+RunOnce simRun(Dataset& d, const sim::LaunchConfig& cfg) { return simRun(*d.kernel, d, cfg); }
+
 void BM_Native(benchmark::State& st, const std::string& wl) {
   Dataset* dp = datasetOrSkip(st, wl);
   if (!dp) return;
   Dataset& d = *dp;
-  for (auto _ : st) {
-    d.runNative(d);
-    benchmark::DoNotOptimize(d.native[0].data());
-    benchmark::ClobberMemory();
-  }
+  const RunOnce once = nativeRun(d);
+  for (auto _ : st) once(st);
   st.SetItemsProcessed(st.iterations() * d.items);
   st.SetLabel(d.unit);
 }
@@ -128,14 +149,9 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
   // process on the machine, this shows that the cores were not all ours.
   const double cpu0 = processCpuSeconds();
   const auto wall0 = std::chrono::steady_clock::now();
-  for (auto _ : st) {
-    sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
-    if (!r.ok()) {
-      st.SkipWithError(("simulation failed: " + r.error).c_str());
-      break;
-    }
-    benchmark::DoNotOptimize(r.stats.instructions);
-  }
+  const RunOnce once = simRun(d, cfg);
+  for (auto _ : st)
+    if (!once(st)) break;
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   if (wall > 0) st.counters["cpus_used"] = (processCpuSeconds() - cpu0) / wall;
   st.SetItemsProcessed(st.iterations() * d.items);
@@ -149,7 +165,6 @@ void BM_Sim(benchmark::State& st, const std::string& wl, unsigned jobs, bool che
 // both alike; `ratio` is the median over the pairs. Also reports each side's
 // own rate over the same pairs (<aName>_items_per_second, <bName>_...).
 // A run that fails (returns false) has skipped the benchmark; it stops there.
-using RunOnce = std::function<bool(benchmark::State&)>;
 void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce& b, const char* aName, const char* bName) {
   using Clock = std::chrono::steady_clock;
   std::vector<double> ratios;
@@ -180,18 +195,6 @@ void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce
   st.SetLabel(d.unit);
 }
 
-RunOnce simRun(Dataset& d, const sim::LaunchConfig& cfg) {
-  return [&d, cfg](benchmark::State& st) {
-    sim::RunResult r = sim::run(*d.kernel, d.surfaces, cfg);
-    if (!r.ok()) {
-      st.SkipWithError(("simulation failed: " + r.error).c_str());
-      return false;
-    }
-    benchmark::DoNotOptimize(r.stats.instructions);
-    return true;
-  };
-}
-
 // BM_Pair: native vs. simulated on 1 host thread; ratio = simulated / native throughput.
 void BM_Pair(benchmark::State& st, const std::string& wl) {
   Dataset* dp = datasetOrSkip(st, wl);
@@ -201,13 +204,7 @@ void BM_Pair(benchmark::State& st, const std::string& wl) {
   cfg.jobs = 1;
   cfg.check = false;
   if (!verifyOnce(st, d, cfg)) return;
-  auto native = [&d](benchmark::State&) {
-    d.runNative(d);
-    benchmark::DoNotOptimize(d.native[0].data());
-    benchmark::ClobberMemory();
-    return true;
-  };
-  alternate(st, d, native, simRun(d, cfg), "native", "sim");
+  alternate(st, d, nativeRun(d), simRun(d, cfg), "native", "sim");
 }
 
 // BM_Scale: simulated on 1 host thread vs. on `jobs`; ratio = the speed-up.
@@ -248,13 +245,9 @@ void BM_SimLaunch(benchmark::State& st, const std::string& wl) {
   sim::LaunchConfig cfg = d.cfg;
   cfg.jobs = 1;
   cfg.args.clear();
-  for (auto _ : st) {
-    sim::RunResult r = sim::run(*k, d.surfaces, cfg);
-    if (!r.ok()) {
-      st.SkipWithError(("simulation failed: " + r.error).c_str());
-      break;
-    }
-  }
+  const RunOnce once = simRun(*k, d, cfg);
+  for (auto _ : st)
+    if (!once(st)) break;
   st.SetItemsProcessed(st.iterations() * d.items);
   st.SetLabel(d.unit);
 }
