@@ -267,11 +267,6 @@ TEST_P(BinaryTruncated, EveryCorruptedByteIsReadOrACleanError) {
 
 INSTANTIATE_TEST_SUITE_P(Files, BinaryTruncated, ::testing::ValuesIn(kIgc), [](const auto& i) { return std::string(i.param); });
 
-// Offsets into gather_scaled.isa, from its layout (BinaryLayout.GatherScaledHeader
-// and chapter 4): kernel object at 0x37 (string_count), variable_count at
-// 0x12e, num_inputs at 0x160, instructions at 0x17d: mov (19 bytes), then
-// gather_scaled.1 at 0x190 (scale at 0x196, surface at 0x198, offsets raw at
-// 0x19f), then ret at 0x1ab.
 // The tests that patch Intel's gather_scaled.isa first check that it is there
 // and whole, so that a missing file fails them instead of crashing them.
 Bytes gatherScaledIsa() { return bytesOf(vtest::readAll(igcDir() / "gather_scaled.isa")); }
@@ -279,6 +274,11 @@ constexpr size_t kGatherScaledIsaBytes = 0x1af;  // its size (BinaryLayout.Gathe
 #define ASSERT_GATHER_SCALED_ISA(b) \
   ASSERT_GE((b).size(), kGatherScaledIsaBytes) << "missing or short: " << (igcDir() / "gather_scaled.isa")
 
+// Offsets into gather_scaled.isa, from its layout (BinaryLayout.GatherScaledHeader
+// and chapter 4): kernel object at 0x37 (string_count), variable_count at
+// 0x12e, num_inputs at 0x160, instructions at 0x17d: mov (19 bytes), then
+// gather_scaled.1 at 0x190 (scale at 0x196, surface at 0x198, offsets raw at
+// 0x19f), then ret at 0x1ab.
 class Corrupt : public ::testing::Test {
  protected:
   Bytes b = gatherScaledIsa();
