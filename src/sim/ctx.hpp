@@ -22,8 +22,8 @@ constexpr uint32_t kNoPc = 0xffffffffu;
 // Chapter 3 "Branch Instructions" modelled with one program counter per lane:
 // the lanes at the smallest PC run (EM = those lanes); the others wait.
 struct ThreadState {
-  std::vector<uint8_t> regs;
-  std::vector<uint32_t> preds;  // bit n of predicate id p = element n
+  LineVector<uint8_t> regs;
+  LineVector<uint32_t> preds;  // bit n of predicate id p = element n
   uint32_t pc = 0;
   uint32_t em = 0;        // live lanes at pc
   uint32_t waiting = 0;   // live lanes parked at lanePc
@@ -105,7 +105,7 @@ struct Ctx {
 
   // statistics
   uint64_t instructions = 0, lanes = 0;
-  std::vector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
+  LineVector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
 
   // Latency hiding: when canDefer, a memory instruction with scattered
   // addresses in a large surface may prefetch them and set `yield` instead of

@@ -15,6 +15,7 @@
 
 #include "sim/check.hpp"
 #include "sim/control.hpp"
+#include "sim/pool.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::sim {
@@ -180,8 +181,16 @@ struct Shared {
   bool unitIsGroup = true;
   bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
   uint64_t units = 0;
-  uint64_t batch = 1;  // units taken from `next` at a time
-  std::atomic<uint64_t> next{0};
+  // Host thread j takes units from its own contiguous range first, `batch` at a
+  // time, then from the others' (once its own is done): a launch that follows on
+  // the same surfaces finds each host thread's part in that thread's caches.
+  struct alignas(kLine) Range {
+    std::atomic<uint64_t> next{0};
+    uint64_t end = 0;
+  };
+  std::unique_ptr<Range[]> ranges;
+  unsigned jobs = 1;
+  uint64_t batch = 1;
   std::atomic<bool> stop{false};
   std::mutex errMu;
   std::string error;
@@ -195,10 +204,11 @@ struct Shared {
   }
 };
 
-struct Worker {
+struct alignas(kLine) Worker {  // (its counters share no line with another's)
   Ctx c;
   ThreadCoord coord;          // of thread lastTid
   uint32_t lastTid = kNoPc;
+  unsigned index = 0;  // host thread j of the launch
   Buffer slm;
   RaceShadow slmShadow;
 };
@@ -434,15 +444,22 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
 void workerMain(Shared& sh, Worker& w) {
   const Dims& dm = sh.dims;
   uint64_t u = 0, last = 0;
+  unsigned k = 0;  // ranges looked at: own, then the next ones
   auto nextUnit = [&](uint64_t& unit) {
     if (sh.stop.load(std::memory_order_relaxed)) return false;
-    if (u == last) {
-      u = sh.next.fetch_add(sh.batch);
-      if (u >= sh.units) {
+    while (u == last) {
+      if (k == sh.jobs) {
         u = last = 0;
         return false;
       }
-      last = std::min(u + sh.batch, sh.units);
+      Shared::Range& r = sh.ranges[(w.index + k) % sh.jobs];
+      u = r.next.fetch_add(sh.batch, std::memory_order_relaxed);
+      if (u < r.end) {
+        last = std::min(u + sh.batch, r.end);
+      } else {
+        u = last = 0;
+        ++k;
+      }
     }
     unit = u++;
     return true;
@@ -629,9 +646,15 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.units = sh.unitIsGroup ? dims.groups : dims.total;
   unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, sh.units)));
-  // Units are taken from a shared counter in batches, so that many short threads
-  // do not all meet on it; small enough that the host threads stay balanced.
+  // Units are taken from the ranges in batches, so that many short threads do
+  // not all meet on one counter; small enough that the host threads stay balanced.
   sh.batch = std::clamp<uint64_t>(sh.units / (uint64_t{jobs} * 64), 1, 64);
+  sh.jobs = jobs;
+  sh.ranges = std::make_unique<Shared::Range[]>(jobs);
+  for (unsigned j = 0; j < jobs; ++j) {
+    sh.ranges[j].next.store(sh.units * j / jobs, std::memory_order_relaxed);
+    sh.ranges[j].end = sh.units * (j + 1) / jobs;
+  }
 
   // ---- memory ----
   // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
@@ -699,6 +722,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {
     auto w = std::make_unique<Worker>();
+    w->index = j;
     Ctx& c = w->c;
     c.prog = &prog;
     c.t.regs.assign(prog.regBytes, 0);
@@ -723,12 +747,16 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     workers.push_back(std::move(w));
   }
   {
-    // Worker 0 runs on the calling thread: a thread start costs tens of
-    // microseconds here, a few percent of a millisecond launch.
-    std::vector<std::thread> pool;
-    for (unsigned j = 1; j < jobs; ++j) pool.emplace_back([&sh, &workers, j] { workerMain(sh, *workers[j]); });
-    workerMain(sh, *workers[0]);
-    for (auto& th : pool) th.join();
+    // Worker 0 runs on the calling thread, the others on the pool's threads
+    // (HostPool: a thread start costs tens of microseconds here).
+    struct Job {
+      Shared& sh;
+      std::vector<std::unique_ptr<Worker>>& workers;
+    } job{sh, workers};
+    HostPool::instance().run(jobs, [](void* arg, unsigned j) {
+      auto& jb = *static_cast<Job*>(arg);
+      workerMain(jb.sh, *jb.workers[j]);
+    }, &job);
   }
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;

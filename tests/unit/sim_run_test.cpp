@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <array>
 #include <cstring>
 #include <optional>
@@ -16,6 +17,7 @@
 #include <set>
 #include <sstream>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -95,6 +97,80 @@ TEST(SimRun, ResultsDoNotDependOnJobs) {
         std::memcpy(&v, first.data() + (g * 16 + x) * 64 + 4 * i, 4);
         EXPECT_EQ(v, g * 16 + x + 4 * i);
       }
+}
+
+// Scheduling (dispatch.cpp): host thread j runs its own contiguous range of
+// threads first, then helps with the others'. Whatever the thread count and
+// the host threads, every thread runs exactly once: thread t writes 3t + 4i to
+// dword i of its 64-byte block of Out (9 instructions per thread).
+TEST(SimRun, EveryThreadRunsOnceWhateverTheHostThreads) {
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Data v_type=G type=ud num_elts=16 align=GRF
+.decl Base v_type=G type=ud num_elts=1 align=dword
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    mov (M1_NM, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
+    mul (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x3:ud
+    add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
+    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
+    ret (M1, 1)
+)");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  for (uint32_t threads : {1u, 2u, 7u, 13u, 67u, 200u})
+    for (unsigned jobs : {1u, 2u, 3u, 5u, 8u}) {
+      sim::LaunchConfig cfg;
+      cfg.threads = {threads, 1};
+      cfg.simd = 16;
+      cfg.jobs = jobs;
+      // One block more than the threads write: it must stay untouched.
+      std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>((threads + 1) * 64, 0xee)}};
+      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(r.stats.threads, threads);
+      EXPECT_EQ(r.stats.instructions, 9u * threads) << threads << " threads, jobs " << jobs;
+      for (uint32_t t = 0; t < threads; ++t)
+        for (uint32_t i = 0; i < 16; ++i) {
+          uint32_t v;
+          std::memcpy(&v, s[0].bytes.data() + t * 64 + 4 * i, 4);
+          ASSERT_EQ(v, 3 * t + 4 * i) << "thread " << t << " dword " << i << "; " << threads << " threads, jobs " << jobs;
+        }
+      for (uint32_t b = threads * 64; b < (threads + 1) * 64; ++b) ASSERT_EQ(s[0].bytes[b], 0xee);
+    }
+}
+
+// Launches from several calling threads at once (one of them holds the host
+// pool, the others start threads of their own) each give their own results.
+TEST(SimRun, LaunchesFromSeveralThreadsAtOnce) {
+  Module m = build(slmKernel());
+  ASSERT_EQ(m.kernels.size(), 1u);
+  std::atomic<int> bad{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < 3; ++c)
+    callers.emplace_back([&] {
+      for (int i = 0; i < 10; ++i) {
+        sim::LaunchConfig cfg;
+        cfg.groups = {8, 1, 1};
+        cfg.groupThreads = 4;
+        cfg.slmBytes = 256;
+        cfg.simd = 16;
+        cfg.jobs = 2;
+        std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(8 * 16 * 64, 0)}};
+        if (!sim::run(m.kernels[0], s, cfg).ok()) bad.fetch_add(1);
+        // As in ResultsDoNotDependOnJobs: block g*16 + x holds g*16 + x + 4i.
+        for (uint32_t g = 0; g < 8; ++g)
+          for (uint32_t x = 0; x < 4; ++x)
+            for (uint32_t k = 0; k < 16; ++k) {
+              uint32_t v;
+              std::memcpy(&v, s[0].bytes.data() + (g * 16 + x) * 64 + 4 * k, 4);
+              if (v != g * 16 + x + 4 * k) bad.fetch_add(1);
+            }
+      }
+    });
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(bad.load(), 0);
 }
 
 // Latency hiding (LaunchConfig::hideLatencyFromBytes): a host thread interleaves

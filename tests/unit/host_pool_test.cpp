@@ -1,0 +1,102 @@
+// The host-thread pool (src/sim/pool.hpp) and the line allocator of the host
+// threads' state (src/sim/memory.hpp): every worker of a job runs exactly once,
+// worker 0 on the caller, the pool's threads are kept for the next job, and
+// callers on several threads at once each get all their workers.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "sim/memory.hpp"
+#include "sim/pool.hpp"
+
+using visakit::sim::HostPool;
+
+namespace {
+
+constexpr unsigned kMaxWorkers = 8;
+
+// What one job saw: how often each worker index ran, and on which thread.
+struct Tally {
+  std::array<std::atomic<unsigned>, kMaxWorkers> runs{};
+  std::array<std::thread::id, kMaxWorkers> on{};
+  static void job(void* arg, unsigned j) {
+    auto& t = *static_cast<Tally*>(arg);
+    t.on[j] = std::this_thread::get_id();  // (each j is written by one thread, read after run returns)
+    t.runs[j].fetch_add(1);
+  }
+};
+
+void expectEachWorkerOnce(const Tally& t, unsigned n) {
+  for (unsigned j = 0; j < kMaxWorkers; ++j) EXPECT_EQ(t.runs[j].load(), j < n ? 1u : 0u) << "worker " << j << " of " << n;
+}
+
+}  // namespace
+
+TEST(HostPool, EveryWorkerRunsOnceAndWorkerZeroOnTheCaller) {
+  for (unsigned n : {1u, 2u, 3u, 5u, 8u, 2u, 1u}) {
+    Tally t;
+    HostPool::instance().run(n, &Tally::job, &t);
+    expectEachWorkerOnce(t, n);
+    EXPECT_EQ(t.on[0], std::this_thread::get_id());
+    std::set<std::thread::id> distinct(t.on.begin(), t.on.begin() + n);
+    EXPECT_EQ(distinct.size(), n) << "each worker of a job has a host thread of its own";
+  }
+}
+
+TEST(HostPool, KeepsItsThreadsForTheNextJob) {
+  HostPool& pool = HostPool::instance();
+  Tally first;
+  pool.run(4, &Tally::job, &first);
+  const unsigned started = pool.threads();
+  EXPECT_GE(started, 3u);
+  for (int i = 0; i < 20; ++i) {
+    Tally t;
+    pool.run(4, &Tally::job, &t);
+    expectEachWorkerOnce(t, 4);
+    // The same host threads run workers 1..3 again (none started, none lost).
+    for (unsigned j = 1; j < 4; ++j) EXPECT_EQ(t.on[j], first.on[j]) << "worker " << j;
+  }
+  EXPECT_EQ(pool.threads(), started);
+}
+
+TEST(HostPool, CallersOnSeveralThreadsEachGetAllTheirWorkers) {
+  // One caller holds the pool at a time; the others start threads of their own.
+  constexpr int kCallers = 4, kJobs = 50;
+  std::atomic<int> bad{0};
+  std::vector<std::thread> callers;
+  for (int c = 0; c < kCallers; ++c)
+    callers.emplace_back([&bad, c] {
+      for (int i = 0; i < kJobs; ++i) {
+        Tally t;
+        const unsigned n = 2 + static_cast<unsigned>((c + i) % 3);
+        HostPool::instance().run(n, &Tally::job, &t);
+        for (unsigned j = 0; j < kMaxWorkers; ++j)
+          if (t.runs[j].load() != (j < n ? 1u : 0u)) bad.fetch_add(1);
+      }
+    });
+  for (auto& t : callers) t.join();
+  EXPECT_EQ(bad.load(), 0);
+}
+
+TEST(LineAllocator, EveryVectorHasWholeCacheLinesOfItsOwn) {
+  using visakit::sim::kLine;
+  using visakit::sim::LineVector;
+  for (size_t n : {size_t{1}, size_t{3}, size_t{64}, size_t{65}, size_t{1000}}) {
+    LineVector<uint8_t> a(n, 1), b(n, 2);
+    LineVector<uint32_t> c(n, 3);
+    for (const void* p : {static_cast<const void*>(a.data()), static_cast<const void*>(b.data()), static_cast<const void*>(c.data())})
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kLine, 0u) << n;
+    // Two vectors never share a line: their lines are disjoint ranges.
+    const auto lineA = reinterpret_cast<uintptr_t>(a.data()) / kLine, lineB = reinterpret_cast<uintptr_t>(b.data()) / kLine;
+    const auto linesA = (n + kLine - 1) / kLine, linesB = linesA;
+    EXPECT_TRUE(lineA + linesA <= lineB || lineB + linesB <= lineA) << n;
+    EXPECT_EQ(a[n - 1], 1);
+    EXPECT_EQ(b[n - 1], 2);
+    EXPECT_EQ(c[n - 1], 3u);
+  }
+}
