@@ -8,6 +8,8 @@
 #include <bit>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <string_view>
 #include <vector>
 
 #include "sim/copy.hpp"
@@ -432,9 +434,12 @@ template <unsigned N>
 // Latency hiding (Ctx::canDefer): true if the instruction should yield now:
 // its N lanes (addr, in space s) are scattered over a large surface. Then the
 // lines of its own lanes and of the instructions ahead are prefetched first.
-// Surfaces at least this large are taken to live in DRAM (the last-level
-// cache's size, at least 8 MiB): only their misses are worth a thread switch.
+// Surfaces at least this large are taken to live in DRAM (the size of one
+// last-level cache, at least 8 MiB): only their misses are worth a thread switch.
 uint64_t deferMinBytes();
+uint64_t lastLevelCacheBytes();  // 0 if unknown
+// A sysfs cache size ("32768K", "1M", "512"); nullopt if it is not one.
+std::optional<uint64_t> parseCacheSize(std::string_view text);
 
 inline bool coveredByDeferral(const ThreadState& t, const DInst& d) {
   if (!t.deferredBy) return false;

@@ -1,7 +1,9 @@
-// The host-thread pool (src/sim/pool.hpp) and the line allocator of the host
-// threads' state (src/sim/memory.hpp): every worker of a job runs exactly once,
-// worker 0 on the caller, the pool's threads are kept for the next job, and
-// callers on several threads at once each get all their workers.
+// What the simulator takes from the host machine: the host-thread pool
+// (src/sim/pool.hpp: every worker of a job runs exactly once, worker 0 on the
+// caller, the pool's threads are kept for the next job, callers on several
+// threads at once each get all their workers), the line allocator of the host
+// threads' state (src/sim/memory.hpp), and the last-level cache size that
+// decides which surfaces are DRAM-sized (src/sim/ctx.hpp).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -11,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "sim/ctx.hpp"
 #include "sim/memory.hpp"
 #include "sim/pool.hpp"
 
@@ -98,5 +101,25 @@ TEST(LineAllocator, EveryVectorHasWholeCacheLinesOfItsOwn) {
     EXPECT_EQ(a[n - 1], 1);
     EXPECT_EQ(b[n - 1], 2);
     EXPECT_EQ(c[n - 1], 3u);
+  }
+}
+
+TEST(CacheSize, SysfsSizesParse) {
+  using visakit::sim::parseCacheSize;
+  EXPECT_EQ(parseCacheSize("32768K"), uint64_t{32} << 20);
+  EXPECT_EQ(parseCacheSize("32768K\n"), uint64_t{32} << 20);
+  EXPECT_EQ(parseCacheSize("1M"), uint64_t{1} << 20);
+  EXPECT_EQ(parseCacheSize("2G"), uint64_t{2} << 30);
+  EXPECT_EQ(parseCacheSize("512"), 512u);
+  for (const char* bad : {"", "K", "12X", "-1K", "1.5M", " 1K", "99999999999999999999K"})
+    EXPECT_EQ(parseCacheSize(bad), std::nullopt) << bad;
+}
+
+TEST(CacheSize, DramThresholdIsAtLeastEightMiB) {
+  // Surfaces from this size on are DRAM-sized (latency hiding); never below 8 MiB.
+  EXPECT_GE(visakit::sim::deferMinBytes(), uint64_t{8} << 20);
+  const uint64_t llc = visakit::sim::lastLevelCacheBytes();
+  if (llc >= (uint64_t{8} << 20)) {
+    EXPECT_EQ(visakit::sim::deferMinBytes(), llc);
   }
 }
