@@ -38,10 +38,16 @@ struct QwScatter {
         const uint8_t* src = regs + d.raw[1];
         const unsigned blocks = d.numBlocks;
         if (blocks == 1 && en == execMaskBits(N) && s.plain) {
-          uint64_t v[N];
-          copyFixed<sizeof v>(v, src);
+          // Straight from the registers: the stores go to the surface, which
+          // no register shares, so no source can change under them.
+          const uint8_t* off = regs + d.raw[0];
           uint8_t* out = s.data;
-          for (unsigned i = 0; i < N; ++i) std::memcpy(out + base[i], &v[i], 8);  // lane order (E3)
+#pragma GCC unroll 8
+          for (unsigned i = 0; i < N; ++i) {  // lane order (E3)
+            uint32_t at;
+            std::memcpy(&at, off + 4 * i, 4);
+            std::memcpy(out + at, src + 8 * i, 8);
+          }
         } else {
           forEachLane(en, [&](unsigned i) {
             for (unsigned j = 0; j < blocks; ++j) copyOut<uint64_t, 1>(s, uint64_t{base[i]} + 8 * j, src + 8 * (j * N + i));
