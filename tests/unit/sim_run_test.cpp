@@ -46,19 +46,24 @@ const char* kHeader = R"(.version 4.2
 .kernel "k"
 )";
 
+// The declarations of Offs, Data and Base, and the code that sets Offs to the
+// byte offset 4i of each dword lane i < 16.
+const char* kOffsDataBase = R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Data v_type=G type=ud num_elts=16 align=GRF
+.decl Base v_type=G type=ud num_elts=1 align=dword
+)";
+const char* kByteOffsets = R"(    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+)";
+
 // Each thread scatters (thread_x + 16 * group_x) into dword i of its own 64-byte block,
 // through a per-group SLM round trip.
 std::string slmKernel() {
-  return std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
-.decl Data v_type=G type=ud num_elts=16 align=GRF
-.decl Back v_type=G type=ud num_elts=16 align=GRF
-.decl Base v_type=G type=ud num_elts=1 align=dword
+  return std::string(kHeader) + kOffsDataBase + R"(.decl Back v_type=G type=ud num_elts=16 align=GRF
 .decl Slm v_type=G type=ud num_elts=1 align=dword
 .decl Out v_type=T num_elts=1
-    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
-    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
-    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
-    mul (M1_NM, 1) Base(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud
+)" + kByteOffsets + R"(    mul (M1_NM, 1) Base(0,0)<1> %group_id_x(0,0)<0;1,0> 0x10:ud
     add (M1_NM, 1) Base(0,0)<1> Base(0,0)<0;1,0> %thread_x(0,0)<0;1,0>
     mov (M1_NM, 16) Data(0,0)<1> Base(0,0)<0;1,0>
     add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
@@ -104,14 +109,8 @@ TEST(SimRun, ResultsDoNotDependOnJobs) {
 // the host threads, every thread runs exactly once: thread t writes 3t + 4i to
 // dword i of its 64-byte block of Out (9 instructions per thread).
 TEST(SimRun, EveryThreadRunsOnceWhateverTheHostThreads) {
-  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
-.decl Data v_type=G type=ud num_elts=16 align=GRF
-.decl Base v_type=G type=ud num_elts=1 align=dword
-.decl Out v_type=T num_elts=1
-    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
-    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
-    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
-    mov (M1_NM, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
+  Module m = build(std::string(kHeader) + kOffsDataBase + ".decl Out v_type=T num_elts=1\n" + kByteOffsets +
+                   R"(    mov (M1_NM, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
     mul (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x3:ud
     add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
     shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
