@@ -40,7 +40,10 @@ struct LaunchConfig {
   uint32_t groupThreads = 0;
   unsigned grfSize = 32;
   unsigned simd = 0;   // dispatch SIMD width 1..32; 0: SimdSize attribute, else 32
-  unsigned jobs = 0;   // host threads; 0: all cores
+  // Host threads; 0: all cores. The calling thread is one of them; the others
+  // come from a process-wide pool kept between launches, whose idle threads
+  // spin for 2 ms before they sleep (a wake-up costs tens of microseconds).
+  unsigned jobs = 0;
   std::optional<uint64_t> slmBytes;  // nullopt: the SLMSize attribute, else none
   std::optional<uint64_t> urbBytes;  // nullopt: no URB
   uint64_t maxSteps = kDefaultMaxSteps;  // instructions per simulated thread
