@@ -50,6 +50,7 @@ template <unsigned N>
 inline bool isArithmetic(const uint32_t* addr, uint32_t step) {
 #if defined(__SSE2__)
   if constexpr (N % 4 == 0) {
+    if (addr[1] - addr[0] != step) return false;  // scattered lanes mostly fail here, in one compare
     __m128i want = _mm_add_epi32(_mm_set1_epi32(static_cast<int>(addr[0])),
                                  _mm_setr_epi32(0, static_cast<int>(step), static_cast<int>(2 * step), static_cast<int>(3 * step)));
     const __m128i inc = _mm_set1_epi32(static_cast<int>(4 * step));
