@@ -162,7 +162,8 @@ int runCommand(const RunArgs& a) {
     } else {
       std::string data, err;
       if (!readFile(what, data, err)) fail(kExitInvalid, fmt::format("--surface {}: {}", name, err));
-      b.bytes.assign(data.begin(), data.end());
+      const auto* p = reinterpret_cast<const uint8_t*>(data.data());
+      b.bytes.assign(p, p + data.size());  // one copy, not a char-to-byte loop
     }
     if (!sim::surfaceByBindingName(*k, name)) {
       std::vector<std::string> decl;
