@@ -1,6 +1,7 @@
 // The host-thread pool (pool.hpp).
 #include "sim/pool.hpp"
 
+#include <algorithm>
 #include <thread>
 
 #include <pthread.h>
@@ -18,10 +19,11 @@ inline void cpuRelax() {
 }
 
 // Waits until `a` differs from `old` and returns the new value (acquire):
-// spins for HostPool::kSpin, then sleeps in the kernel (std::atomic::wait).
-uint32_t awaitChange(const std::atomic<uint32_t>& a, uint32_t old) {
+// spins for HostPool::kSpin if `spin`, then sleeps in the kernel
+// (std::atomic::wait).
+uint32_t awaitChange(const std::atomic<uint32_t>& a, uint32_t old, bool spin) {
   const auto until = std::chrono::steady_clock::now() + HostPool::kSpin;
-  for (unsigned i = 1;; ++i) {
+  for (unsigned i = 1; spin; ++i) {
     if (const uint32_t v = a.load(std::memory_order_acquire); v != old) return v;
     cpuRelax();
     if (i % 256 == 0 && std::chrono::steady_clock::now() >= until) break;
@@ -49,6 +51,11 @@ void HostPool::forgetThreads() {
   slots_.clear();
 }
 
+unsigned HostPool::maxThreads() {
+  static const unsigned cores = std::clamp(std::thread::hardware_concurrency(), 1u, 256u);
+  return cores;
+}
+
 unsigned HostPool::threads() const {
   std::lock_guard<std::mutex> g(busy_);
   return static_cast<unsigned>(slots_.size());
@@ -56,9 +63,11 @@ unsigned HostPool::threads() const {
 
 void HostPool::workerLoop(Slot& slot, unsigned j) {
   uint32_t seen = 0;
+  bool spin = true;
   for (;;) {
-    seen = awaitChange(slot.go, seen);
+    seen = awaitChange(slot.go, seen, spin);
     job_(arg_, j);
+    spin = spin_;  // (the job's fields stay put until its workers are all done)
     done_.fetch_add(1, std::memory_order_acq_rel);
     done_.notify_one();
   }
@@ -69,31 +78,31 @@ void HostPool::run(unsigned n, Job job, void* arg) {
     job(arg, 0);
     return;
   }
+  // Workers [1, pooled] run on the pool's threads, the rest on threads of their own.
   std::unique_lock<std::mutex> own(busy_, std::try_to_lock);
-  if (!own.owns_lock()) {
-    // Another launch (from another calling thread) has the pool.
-    std::vector<std::thread> extra;
-    for (unsigned j = 1; j < n; ++j) extra.emplace_back([job, arg, j] { job(arg, j); });
-    job(arg, 0);
-    for (auto& t : extra) t.join();
-    return;
-  }
-  while (slots_.size() < n - 1) {
-    slots_.push_back(std::make_unique<Slot>());
-    Slot& slot = *slots_.back();
-    const auto j = static_cast<unsigned>(slots_.size());
-    std::thread([this, &slot, j] { workerLoop(slot, j); }).detach();
-  }
-  job_ = job;
-  arg_ = arg;
-  done_.store(0, std::memory_order_relaxed);
-  for (unsigned j = 1; j < n; ++j) {
-    Slot& s = *slots_[j - 1];
-    s.go.fetch_add(1, std::memory_order_release);
-    s.go.notify_one();
+  const unsigned pooled = own.owns_lock() ? std::min(n - 1, maxThreads()) : 0;  // (else another launch has the pool)
+  std::vector<std::thread> extra;
+  for (unsigned j = pooled + 1; j < n; ++j) extra.emplace_back([job, arg, j] { job(arg, j); });
+  if (pooled) {
+    while (slots_.size() < pooled) {
+      slots_.push_back(std::make_unique<Slot>());
+      Slot& slot = *slots_.back();
+      const auto j = static_cast<unsigned>(slots_.size());
+      std::thread([this, &slot, j] { workerLoop(slot, j); }).detach();
+    }
+    job_ = job;
+    arg_ = arg;
+    spin_ = n <= maxThreads();
+    done_.store(0, std::memory_order_relaxed);
+    for (unsigned j = 1; j <= pooled; ++j) {
+      Slot& s = *slots_[j - 1];
+      s.go.fetch_add(1, std::memory_order_release);
+      s.go.notify_one();
+    }
   }
   job(arg, 0);
-  for (uint32_t d = done_.load(std::memory_order_acquire); d != n - 1;) d = awaitChange(done_, d);
+  for (auto& t : extra) t.join();
+  for (uint32_t d = done_.load(std::memory_order_acquire); pooled && d != pooled;) d = awaitChange(done_, d, spin_);
 }
 
 }  // namespace visakit::sim

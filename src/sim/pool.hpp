@@ -25,8 +25,10 @@ class HostPool {
   static HostPool& instance();
 
   // Runs job(arg, j) for j in [0, n): j = 0 on the calling thread, the others
-  // on pool threads; returns when all n have returned. If another launch holds
-  // the pool, this one starts and joins threads of its own instead.
+  // on pool threads; returns when all n have returned. The pool keeps at most
+  // maxThreads() threads; workers beyond them get threads of their own for this
+  // job. If another launch holds the pool, this one starts and joins threads of
+  // its own instead.
   void run(unsigned n, Job job, void* arg);
 
   // How long an idle pool thread, and a caller waiting for the pool threads,
@@ -34,10 +36,13 @@ class HostPool {
   // time starts without a wake-up through the scheduler, which costs about
   // 30-60 us on these VMs (docs/performance.md, round 6). OpenMP runtimes
   // make the same trade (libgomp spins for a comparable time by default).
+  // Only a job with no more workers than the host has cores spins: with more,
+  // a spinning thread would take a core from one still working.
   static constexpr std::chrono::microseconds kSpin{2000};
 
-  // Pool threads started so far.
+  // Pool threads started so far, and the most the pool keeps (the cores).
   unsigned threads() const;
+  static unsigned maxThreads();
 
  private:
   HostPool() = default;
@@ -53,6 +58,7 @@ class HostPool {
   std::vector<std::unique_ptr<Slot>> slots_;
   Job job_ = nullptr;
   void* arg_ = nullptr;
+  bool spin_ = true;  // the current job's workers, and its caller, spin before they sleep
   alignas(kLine) std::atomic<uint32_t> done_{0};  // pool threads that finished the current job
 };
 

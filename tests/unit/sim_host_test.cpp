@@ -6,6 +6,7 @@
 // decides which surfaces are DRAM-sized (src/sim/ctx.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -53,18 +54,33 @@ TEST(HostPool, EveryWorkerRunsOnceAndWorkerZeroOnTheCaller) {
 
 TEST(HostPool, KeepsItsThreadsForTheNextJob) {
   HostPool& pool = HostPool::instance();
+  // The caller and one pool thread per core.
+  const unsigned n = std::min(HostPool::maxThreads() + 1, kMaxWorkers);
   Tally first;
-  pool.run(4, &Tally::job, &first);
+  pool.run(n, &Tally::job, &first);
   const unsigned started = pool.threads();
-  EXPECT_GE(started, 3u);
+  EXPECT_GE(started, n - 1);
   for (int i = 0; i < 20; ++i) {
     Tally t;
-    pool.run(4, &Tally::job, &t);
-    expectEachWorkerOnce(t, 4);
-    // The same host threads run workers 1..3 again (none started, none lost).
-    for (unsigned j = 1; j < 4; ++j) EXPECT_EQ(t.on[j], first.on[j]) << "worker " << j;
+    pool.run(n, &Tally::job, &t);
+    expectEachWorkerOnce(t, n);
+    // The same host threads run workers 1..n-1 again (none started, none lost).
+    for (unsigned j = 1; j < n; ++j) EXPECT_EQ(t.on[j], first.on[j]) << "worker " << j;
   }
   EXPECT_EQ(pool.threads(), started);
+}
+
+TEST(HostPool, KeepsNoMoreThreadsThanCores) {
+  // Workers past the cores get threads of their own for the job; the pool does not grow past them.
+  HostPool& pool = HostPool::instance();
+  for (int i = 0; i < 3; ++i) {
+    Tally t;
+    pool.run(kMaxWorkers, &Tally::job, &t);
+    expectEachWorkerOnce(t, kMaxWorkers);
+    std::set<std::thread::id> distinct(t.on.begin(), t.on.end());
+    EXPECT_EQ(distinct.size(), kMaxWorkers);
+  }
+  EXPECT_LE(pool.threads(), HostPool::maxThreads());
 }
 
 TEST(HostPool, CallersOnSeveralThreadsEachGetAllTheirWorkers) {
