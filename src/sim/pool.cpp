@@ -2,6 +2,7 @@
 #include "sim/pool.hpp"
 
 #include <algorithm>
+#include <system_error>
 #include <thread>
 
 #include <pthread.h>
@@ -73,23 +74,42 @@ void HostPool::workerLoop(Slot& slot, unsigned j) {
   }
 }
 
+bool HostPool::startThread() {
+  slots_.reserve(slots_.size() + 1);  // (the push_back after the start cannot throw)
+  auto s = std::make_unique<Slot>();
+  Slot& slot = *s;
+  const auto j = static_cast<unsigned>(slots_.size()) + 1;
+  try {
+    std::thread([this, &slot, j] { workerLoop(slot, j); }).detach();
+  } catch (const std::system_error&) {
+    return false;  // the system has no thread to give
+  }
+  slots_.push_back(std::move(s));
+  return true;
+}
+
 void HostPool::run(unsigned n, Job job, void* arg) {
   if (n <= 1) {
     job(arg, 0);
     return;
   }
-  // Workers [1, pooled] run on the pool's threads, the rest on threads of their own.
+  // Workers [1, pooled] run on the pool's threads, the rest on threads of their
+  // own; a worker whose thread cannot be started runs on the caller after worker 0.
   std::unique_lock<std::mutex> own(busy_, std::try_to_lock);
-  const unsigned pooled = own.owns_lock() ? std::min(n - 1, maxThreads()) : 0;  // (else another launch has the pool)
+  unsigned pooled = own.owns_lock() ? std::min(n - 1, maxThreads()) : 0;  // (else another launch has the pool)
+  while (slots_.size() < pooled && startThread()) {
+  }
+  pooled = std::min(pooled, static_cast<unsigned>(slots_.size()));
   std::vector<std::thread> extra;
-  for (unsigned j = pooled + 1; j < n; ++j) extra.emplace_back([job, arg, j] { job(arg, j); });
-  if (pooled) {
-    while (slots_.size() < pooled) {
-      slots_.push_back(std::make_unique<Slot>());
-      Slot& slot = *slots_.back();
-      const auto j = static_cast<unsigned>(slots_.size());
-      std::thread([this, &slot, j] { workerLoop(slot, j); }).detach();
+  std::vector<unsigned> onCaller;
+  for (unsigned j = pooled + 1; j < n; ++j) {
+    try {
+      extra.emplace_back([job, arg, j] { job(arg, j); });
+    } catch (const std::system_error&) {
+      onCaller.push_back(j);
     }
+  }
+  if (pooled) {
     job_ = job;
     arg_ = arg;
     spin_ = n <= maxThreads();
@@ -101,6 +121,7 @@ void HostPool::run(unsigned n, Job job, void* arg) {
     }
   }
   job(arg, 0);
+  for (unsigned j : onCaller) job(arg, j);
   for (auto& t : extra) t.join();
   for (uint32_t d = done_.load(std::memory_order_acquire); pooled && d != pooled;) d = awaitChange(done_, d, spin_);
 }

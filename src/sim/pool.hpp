@@ -52,6 +52,7 @@ class HostPool {
     alignas(kLine) std::atomic<uint32_t> go{0};
   };
   void workerLoop(Slot& slot, unsigned j);
+  bool startThread();    // one more pool thread; false if the system has none to give
   void forgetThreads();  // in a child after fork(): the parent's threads are not there
 
   mutable std::mutex busy_;  // held by the launch using the pool

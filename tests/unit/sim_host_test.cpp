@@ -14,6 +14,10 @@
 #include <thread>
 #include <vector>
 
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "sim/ctx.hpp"
 #include "sim/memory.hpp"
 #include "sim/pool.hpp"
@@ -100,6 +104,42 @@ TEST(HostPool, CallersOnSeveralThreadsEachGetAllTheirWorkers) {
     });
   for (auto& t : callers) t.join();
   EXPECT_EQ(bad.load(), 0);
+}
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define VISAKIT_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define VISAKIT_TSAN 1
+#endif
+
+TEST(HostPool, WorkersWhoseThreadsCannotStartRunOnTheCaller) {
+#if defined(VISAKIT_TSAN)
+  GTEST_SKIP() << "ThreadSanitizer does not support starting threads after a multi-threaded fork";
+#else
+  // A child process that may have no thread besides its own (RLIMIT_NPROC 1 for
+  // an unprivileged user): every worker still runs exactly once.
+  Tally warm;
+  HostPool::instance().run(2, &Tally::job, &warm);  // the parent has a pool thread, which the child has not
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    rlimit one{1, 1};
+    if (setrlimit(RLIMIT_NPROC, &one) != 0 || setgid(65534) != 0 || setuid(65534) != 0) _exit(77);
+    Tally t;
+    HostPool::instance().run(4, &Tally::job, &t);
+    for (unsigned j = 0; j < kMaxWorkers; ++j)
+      if (t.runs[j].load() != (j < 4 ? 1u : 0u)) _exit(1);
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 77) GTEST_SKIP() << "cannot drop privileges here";
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+#endif
 }
 
 TEST(LineAllocator, EveryVectorHasWholeCacheLinesOfItsOwn) {
