@@ -96,10 +96,13 @@ void HostPool::run(unsigned n, Job job, void* arg) {
   // Workers [1, pooled] run on the pool's threads, the rest on threads of their
   // own; a worker whose thread cannot be started runs on the caller after worker 0.
   std::unique_lock<std::mutex> own(busy_, std::try_to_lock);
-  unsigned pooled = own.owns_lock() ? std::min(n - 1, maxThreads()) : 0;  // (else another launch has the pool)
-  while (slots_.size() < pooled && startThread()) {
+  unsigned pooled = 0;  // (none if another launch has the pool; its slots are not ours to look at)
+  if (own.owns_lock()) {
+    pooled = std::min(n - 1, maxThreads());
+    while (slots_.size() < pooled && startThread()) {
+    }
+    pooled = std::min(pooled, static_cast<unsigned>(slots_.size()));
   }
-  pooled = std::min(pooled, static_cast<unsigned>(slots_.size()));
   std::vector<std::thread> extra;
   std::vector<unsigned> onCaller;
   for (unsigned j = pooled + 1; j < n; ++j) {
