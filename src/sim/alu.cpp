@@ -11,7 +11,9 @@
 #include <bit>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
+#include "sim/control.hpp"
 #include "sim/ctx.hpp"
 
 namespace visakit::sim {
@@ -697,25 +699,52 @@ Handler byExec(unsigned exec) {
   }
 }
 // vecCmp with one lane and 32-bit sources: integers by their values as the
-// source types say (an immediate is already extended to 32 bits), F as floats.
-template <bool Float>
-void scalarCmp(Ctx& c, const DInst& d) {
-  const uint32_t en = chEnOf<1>(c, d);
-  if (!en) return;
+// source types say (S0, S1: signed; an immediate is already extended to 32
+// bits), F as floats; the relation (Rel, as relation()) fixed per instantiation.
+template <bool Float, unsigned Rel, bool S0, bool S1>
+[[gnu::always_inline]] inline void scalarCmpBody(Ctx& c, const DInst& d) {
+  if (!chEnOf<1>(c, d)) return;
   c.lanes += 1;
   const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
   bool r;
   if constexpr (Float) {
-    r = relation(d.relop, std::bit_cast<float>(a), std::bit_cast<float>(b));
+    r = relation(Rel, std::bit_cast<float>(a), std::bit_cast<float>(b));
   } else {
-    auto value = [](const DOperand& o, uint32_t v) {
-      return isSignedInt(o.type) ? int64_t{static_cast<int32_t>(v)} : int64_t{v};
-    };
-    r = relation(d.relop, value(d.src[0], a), value(d.src[1], b));
+    auto value = [](bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+    r = relation(Rel, value(S0, a), value(S1, b));
   }
   uint32_t& p = c.t.preds[d.dst.predId];
   const uint32_t m = static_cast<uint32_t>(uint64_t{1} << d.maskOff);  // bits past 31 are dropped
   p = r ? p | m : p & ~m;
+}
+template <bool Float, unsigned Rel, bool S0, bool S1>
+struct ScalarCmpH {
+  static void fn(Ctx& c, const DInst& d) { scalarCmpBody<Float, Rel, S0, S1>(c, d); }
+  // The CMP, then the one-lane JMP after it (DInst::tailFn): a loop's
+  // compare-and-branch in one dispatch.
+  static void thenJmp(Ctx& c, const DInst& d) {
+    scalarCmpBody<Float, Rel, S0, S1>(c, d);
+    jumpUniform(c, (&d)[1], c.t.pc + 2);
+  }
+};
+template <bool Float, bool S0, bool S1>
+std::pair<Handler, Handler> scalarCmpByRel(unsigned rel) {
+  auto pick = [&]<unsigned R>() { return std::pair<Handler, Handler>{ScalarCmpH<Float, R, S0, S1>::fn, ScalarCmpH<Float, R, S0, S1>::thenJmp}; };
+  switch (rel) {
+    case 0: return pick.template operator()<0>();
+    case 1: return pick.template operator()<1>();
+    case 2: return pick.template operator()<2>();
+    case 3: return pick.template operator()<3>();
+    case 4: return pick.template operator()<4>();
+    default: return pick.template operator()<5>();
+  }
+}
+// The one-lane CMP handler and its compare-and-branch form.
+std::pair<Handler, Handler> scalarCmp(const DInst& d) {
+  if (d.floatDomain) return scalarCmpByRel<true, false, false>(d.relop);
+  const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
+  if (s0) return s1 ? scalarCmpByRel<false, true, true>(d.relop) : scalarCmpByRel<false, true, false>(d.relop);
+  return s1 ? scalarCmpByRel<false, false, true>(d.relop) : scalarCmpByRel<false, false, false>(d.relop);
 }
 
 template <Opcode Op, bool Float, unsigned N>
@@ -790,11 +819,11 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
     if (d.dst.kind != DOperand::Kind::Pred) return nullptr;
     if (d.floatDomain) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0]) || !fastFltSrc(d.src[1])) return nullptr;
-      if (d.exec == 1) return scalarCmp<true>;
+      if (d.exec == 1) return scalarCmp(d).first;
       return byExec<CmpH, Opcode::CMP, true>(d.exec);
     }
     if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
-    if (d.exec == 1) return scalarCmp<false>;
+    if (d.exec == 1) return scalarCmp(d).first;
     return byExec<CmpH, Opcode::CMP, false>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
@@ -897,6 +926,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
     if (Handler h = pickFast(d, op, nsrc)) {
       d.fn = h;
+      if (op == Opcode::CMP && d.exec == 1) d.cmpJmpFn = scalarCmp(d).second;
       return;
     }
   switch (op) {

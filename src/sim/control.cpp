@@ -28,7 +28,7 @@ void pickNext(ThreadState& t, uint32_t end) {
 
 namespace {
 
-uint32_t endOf(const Ctx& c) { return static_cast<uint32_t>(c.prog->code.size()); }
+uint32_t endOf(const Ctx& c) { return c.prog->codeEnd; }
 
 // Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
 // of the (combined, inverted) predicate decides for every lane.
@@ -38,10 +38,7 @@ uint32_t endOf(const Ctx& c) { return static_cast<uint32_t>(c.prog->code.size())
 void execLabel(Ctx&, const DInst&) {}
 
 // JMP page: "Jump to the basic block at <label>" for all running lanes.
-void execJmp(Ctx& c, const DInst& d) {
-  c.lanes += laneCount(c.t.em);
-  advance(c.t, uniformTaken(c, d) ? d.target : c.t.pc + 1, endOf(c));
-}
+void execJmp(Ctx& c, const DInst& d) { jumpUniform(c, d, c.t.pc + 1); }
 
 // GOTO page: active channels that are predicated go to the label, the others
 // to the next instruction. A forward goto thus runs the others first and the

@@ -43,4 +43,14 @@ inline void advance(ThreadState& t, uint32_t pc, uint32_t end) {
   pickNext(t, end);
 }
 
+// JMP page, execution size 1: "Jump to the basic block at <label>" for all
+// running lanes when element 0 of the (combined, inverted) predicate is on;
+// else on to `next`. With one element, .any and .all are that element.
+[[gnu::always_inline]] inline void jumpUniform(Ctx& c, const DInst& j, uint32_t next) {
+  ThreadState& t = c.t;
+  c.lanes += laneCount(t.em);
+  const bool taken = !j.predId || (((t.preds[j.predId] >> j.maskOff) & 1u) != uint32_t{j.predInv});
+  advance(t, taken ? j.target : next, c.prog->codeEnd);
+}
+
 }  // namespace visakit::sim

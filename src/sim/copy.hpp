@@ -103,6 +103,33 @@ inline void store4(void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
 #endif
 }
 
+// dst[i] = the dword at base + addr[i], i < N, with plain loads (a space no
+// other host thread writes): each load goes straight into a vector lane, four
+// lanes are packed and stored as one 16-byte vector (see store4).
+template <unsigned N>
+inline void gatherDwordsPlain(const uint8_t* base, const uint32_t* addr, uint8_t* dst) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    // The lane addresses are read from memory: inlined where they were just
+    // computed in vector registers, g++ would otherwise take each out of them
+    // with shuffles, which costs more than a load.
+    asm("" : : "r"(addr) : "memory");
+    auto lane = [&](unsigned i) {
+      int v;
+      std::memcpy(&v, base + addr[i], 4);
+      return _mm_cvtsi32_si128(v);
+    };
+#pragma GCC unroll 8
+    for (unsigned i = 0; i < N; i += 4) {
+      const __m128i lo = _mm_unpacklo_epi32(lane(i), lane(i + 1)), hi = _mm_unpacklo_epi32(lane(i + 2), lane(i + 3));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(dst + 4 * i), _mm_unpacklo_epi64(lo, hi));
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i) std::memcpy(dst + 4 * i, base + addr[i], 4);
+}
+
 // Pixel-major copy of 4 channel planes: dword 4i + ch of out = dword i of
 // plane ch, i < N, the planes `stride` dwords apart.
 template <unsigned N>

@@ -292,7 +292,7 @@ template <bool CanYield>
     // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
     // instructions up to the next control instruction run back to back, then
     // that control instruction (which never yields).
-    if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n < maxSteps) {
+    if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n + 1 < maxSteps) {
       const DInst* first = code + t.pc;
       // (stepFn: a run never yields; folded instructions after it are skipped, nextStep)
       const DInst* last = first + n;
@@ -313,8 +313,8 @@ template <bool CanYield>
         continue;
       }
       t.pc = pc;
-      ++steps;
-      code[pc].fn(c, code[pc]);
+      steps += code[pc].tailSteps;  // (at most 2: room was left above)
+      code[pc].tailFn(c, code[pc]);
       continue;
     }
     if (++steps > maxSteps) {

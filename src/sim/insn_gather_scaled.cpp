@@ -27,8 +27,9 @@ bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* a
 
 struct Gather : ScaledAccess<Gather, false> {
   template <unsigned N>
-  static void moveDwords(Space& s, Dwords k, const uint32_t* addr, uint8_t* regs) {
+  [[gnu::always_inline]] static void moveDwords(Space& s, Dwords k, const uint32_t* addr, uint8_t* regs) {
     if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], regs);
+    else if (s.plain) gatherDwordsPlain<N>(s.data, addr, regs);
     else gatherLanes<uint32_t, N>(s.data, addr, regs);
   }
   template <unsigned N>

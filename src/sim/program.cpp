@@ -212,8 +212,19 @@ Program decode(const Kernel& k, unsigned grfSize) {
       default: break;
     }
   }
-  for (size_t i = p.code.size(); i-- > 0;)
-    p.code[i].straight = p.code[i].control ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
+  p.codeEnd = static_cast<uint32_t>(p.code.size());
+  // A one-lane CMP right before a JMP ends its straight-line run, as a tail
+  // that does both (chapter 3: the JMP reads the predicate the CMP just wrote).
+  for (size_t i = 0; i + 1 < p.code.size(); ++i)
+    if (p.code[i].cmpJmpFn && k.code[i + 1].op == Opcode::JMP) {
+      p.code[i].tailFn = p.code[i].cmpJmpFn;
+      p.code[i].tailSteps = 2;
+    }
+  for (size_t i = p.code.size(); i-- > 0;) {
+    DInst& d = p.code[i];
+    if (d.control) d.tailFn = d.fn;
+    d.straight = d.tailFn ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
+  }
   planStaticOffsets(p);
   planPrefetch(p);
   return p;

@@ -65,9 +65,14 @@ struct DInst {
   bool folded = false;  // done at launch (foldConstantStart); fn only counts the step
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
-  // Instructions from this one to the next control instruction (or the end);
-  // 0 for a control instruction. The dispatcher runs them back to back.
+  // Instructions from this one to the next control instruction or tail (or
+  // the end); 0 for those. The dispatcher runs them back to back, then the
+  // tail's tailFn: a control instruction's fn, or a one-lane CMP followed by
+  // a JMP as one handler (cmpJmpFn), which counts tailSteps = 2 steps.
   uint32_t straight = 0;
+  Handler tailFn = nullptr;
+  Handler cmpJmpFn = nullptr;
+  uint8_t tailSteps = 1;
   uint8_t exec = 1;
   uint8_t maskOff = 0;
   bool noMask = false;
@@ -137,6 +142,7 @@ struct Program {
   const Kernel* kernel = nullptr;
   unsigned grfSize = 32;
   std::vector<DInst> code;
+  uint32_t codeEnd = 0;       // code.size()
   std::vector<VarSlot> vars;  // by general variable id
   uint32_t regBytes = 0;      // register file size per thread (+ kRegPad)
   uint32_t usedBytes = 0;     // bytes of laid-out variables (cleared per thread)

@@ -335,6 +335,44 @@ TEST(SimRun, LaunchErrors) {
   EXPECT_TRUE(r.ok()) << r.error;
 }
 
+// A one-lane CMP right before a JMP runs as one handler (DInst::tailFn) but
+// still counts as two instructions, and --max-steps stays exact around it.
+TEST(SimRun, CompareAndBranchCountsTwoStepsAndMaxStepsIsExact) {
+  Module m = build(std::string(kHeader) + R"(.decl I v_type=G type=ud num_elts=1 align=dword
+.decl P1 v_type=P num_elts=16
+    mov (M1_NM, 1) I(0,0)<1> 0x0:ud
+LOOP:
+    add (M1_NM, 1) I(0,0)<1> I(0,0)<0;1,0> 0x1:ud
+    cmp.lt (M1_NM, 1) P1 I(0,0)<0;1,0> 0x5:ud
+    (P1) jmp (M1, 1) LOOP
+    ret (M1, 1)
+)");
+  // Per thread: mov, then 5 passes of LABEL, ADD, CMP, JMP (I = 1..4 jump back,
+  // 5 falls through), then RET: 1 + 5 * 4 + 1 = 22 steps. Lanes (statistics):
+  // mov 1; per pass ADD 1, CMP 1, JMP all 8 running lanes (--simd 8); RET 8.
+  const uint64_t steps = 22, lanes = 1 + 5 * (1 + 1 + 8) + 8;
+  for (unsigned jobs : {1u, 2u}) {
+    sim::LaunchConfig cfg;
+    cfg.simd = 8;
+    cfg.threads = {3, 1};
+    cfg.jobs = jobs;
+    std::vector<sim::SurfaceBinding> none;
+    cfg.maxSteps = steps;
+    sim::RunResult r = sim::run(m.kernels[0], none, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.stats.instructions, 3 * steps);
+    EXPECT_EQ(r.stats.lanes, 3 * lanes);
+    // One step short: the RET (21 steps before it), then the JMP of the last
+    // pass (20 before it), then the CMP (19) are the step that is too many.
+    for (uint64_t max : {steps - 1, steps - 2, steps - 3}) {
+      cfg.maxSteps = max;
+      r = sim::run(m.kernels[0], none, cfg);
+      EXPECT_EQ(r.status, sim::RunResult::Status::Failed) << max;
+      EXPECT_NE(r.error.find("--max-steps"), std::string::npos) << r.error;
+    }
+  }
+}
+
 TEST(SimRun, MaxStepsFailsAndLeavesSurfacesAlone) {
   Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
 .decl Out v_type=T num_elts=1
