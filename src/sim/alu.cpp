@@ -592,9 +592,12 @@ void vecAlu(Ctx& c, const DInst& d) {
 
 // Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
 // bytes extended per their type, E13 (4 bytes are read: the register file is padded).
+// (An immediate's off[0] is 0, inside the register file: both are read and
+// one is chosen, without a branch.)
 inline uint32_t load1(const Ctx& c, const DOperand& o) {
-  uint32_t v = o.imm32[0];
-  if (o.load32 != DOperand::Load32::Imm) std::memcpy(&v, c.t.regs.data() + o.off[0], 4);
+  uint32_t r;
+  std::memcpy(&r, c.t.regs.data() + o.off[0], 4);
+  uint32_t v = o.load32 == DOperand::Load32::Imm ? o.imm32[0] : r;
   if (o.load32 == DOperand::Load32::Narrow) v = ext32(v, o.type);
   return v;
 }
