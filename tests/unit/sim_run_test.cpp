@@ -335,6 +335,44 @@ TEST(SimRun, LaunchErrors) {
   EXPECT_TRUE(r.ok()) << r.error;
 }
 
+// A surface written with more than one host thread is copied to in 16-, 8-
+// or 4-byte stores by the alignment of each run (atomicCopyOut). Thread t
+// writes 3t + 4i to dword i at byte Shift + 64t + 4i; every other byte keeps
+// its 0xee, whatever Shift (mod 16) and the host threads.
+TEST(SimRun, SharedSurfaceRunsAtEveryAlignment) {
+  Module m = build(std::string(kHeader) + kOffsDataBase + R"(.decl Shift v_type=G type=ud num_elts=1 align=dword
+.decl Out v_type=T num_elts=1
+.input Shift offset=32 size=4
+)" + kByteOffsets + R"(    mov (M1_NM, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
+    mul (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x3:ud
+    add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
+    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    add (M1_NM, 1) Base(0,0)<1> Base(0,0)<0;1,0> Shift(0,0)<0;1,0>
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
+    ret (M1, 1)
+)");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  for (uint32_t shift : {0u, 4u, 8u, 12u})
+    for (uint32_t threads : {1u, 7u, 64u})
+      for (unsigned jobs : {1u, 2u, 4u}) {
+        sim::LaunchConfig cfg;
+        cfg.threads = {threads, 1};
+        cfg.simd = 16;
+        cfg.jobs = jobs;
+        cfg.args = {{"Shift", std::to_string(shift)}};
+        std::vector<uint8_t> want((threads + 1) * 64, 0xee);
+        for (uint32_t t = 0; t < threads; ++t)
+          for (uint32_t i = 0; i < 16; ++i) {
+            const uint32_t v = 3 * t + 4 * i;
+            std::memcpy(want.data() + shift + 64 * t + 4 * i, &v, 4);
+          }
+        std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(want.size(), 0xee)}};
+        sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_EQ(s[0].bytes, want) << "Shift " << shift << ", " << threads << " threads, jobs " << jobs;
+      }
+}
+
 // A one-lane CMP right before a JMP runs as one handler (DInst::tailFn) but
 // still counts as two instructions, and --max-steps stays exact around it.
 TEST(SimRun, CompareAndBranchCountsTwoStepsAndMaxStepsIsExact) {
