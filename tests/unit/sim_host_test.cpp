@@ -2,8 +2,9 @@
 // (src/sim/pool.hpp: every worker of a job runs exactly once, worker 0 on the
 // caller, the pool's threads are kept for the next job, callers on several
 // threads at once each get all their workers), the line allocator of the host
-// threads' state (src/sim/memory.hpp), and the last-level cache size that
-// decides which surfaces are DRAM-sized (src/sim/ctx.hpp).
+// threads' state (src/sim/memory.hpp), the last-level cache size that
+// decides which surfaces are DRAM-sized (src/sim/ctx.hpp), and the vector lane
+// helpers whose SSE2 forms stand for a plain loop (src/sim/copy.hpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <fstream>
+#include <random>
 #include <set>
 #include <string>
 #include <thread>
@@ -192,4 +194,43 @@ TEST(CacheSize, DramThresholdIsAtLeastEightMiB) {
   if (llc >= (uint64_t{8} << 20)) {
     EXPECT_EQ(visakit::sim::deferMinBytes(), llc);
   }
+}
+
+// copy.hpp's allAtMost<N> (the in-bounds test of every dword lane of a
+// GATHER/SCATTER_SCALED, four lanes per SSE2 compare) against its definition,
+// lane by lane, at limits on both sides of 2^31 (the signed-compare trick).
+template <unsigned N>
+void checkAllAtMost(std::mt19937& rng) {
+  auto reference = [](const uint32_t* a, uint32_t limit, uint32_t mask) {
+    for (unsigned i = 0; i < N; ++i)
+      if (a[i] > limit || (a[i] & mask)) return false;
+    return true;
+  };
+  const uint32_t limits[] = {0, 3, 60, 0xffffc, 0xffffd, 0x12344, 0x7ffffffc, 0x80000000u, 0xfffffffbu, 0xffffffffu};
+  unsigned agreedTrue = 0, agreedFalse = 0;
+  for (uint32_t limit : limits)
+    for (uint32_t mask : {0u, 1u, 3u, 7u})
+      for (int round = 0; round < 300; ++round) {
+        uint32_t a[N];
+        // Lanes inside [0, limit] most of the time, one pushed past it or
+        // misaligned now and then.
+        for (unsigned i = 0; i < N; ++i) a[i] = limit ? static_cast<uint32_t>(rng() % (uint64_t{limit} + 1)) : 0;
+        if (round % 3 == 0)
+          for (unsigned i = 0; i < N; ++i) a[i] &= ~mask;
+        if (round % 5 == 1) a[rng() % N] = limit + 1 + static_cast<uint32_t>(rng() % 8);
+        if (round % 7 == 2) a[rng() % N] |= mask & 1;
+        const bool want = reference(a, limit, mask);
+        ASSERT_EQ(visakit::sim::allAtMost<N>(a, limit, mask), want) << "limit " << limit << " mask " << mask;
+        (want ? agreedTrue : agreedFalse)++;
+      }
+  EXPECT_GT(agreedTrue, 100u);  // both answers were exercised
+  EXPECT_GT(agreedFalse, 100u);
+}
+
+TEST(LaneHelpers, AllAtMostAgreesWithItsDefinition) {
+  std::mt19937 rng(7);
+  checkAllAtMost<4>(rng);
+  checkAllAtMost<8>(rng);
+  checkAllAtMost<16>(rng);
+  checkAllAtMost<32>(rng);
 }
