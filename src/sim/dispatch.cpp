@@ -208,8 +208,8 @@ struct Shared {
 };
 
 // Simulated threads run in lock step per host thread when they are independent
-// (runGang). Measured on dispatch / alu_int / gather_1MiB (round 7): 2 gives
-// +10 % / +3 % / +1 %, 4 gives +15 % / -7 % / -1 %, 8 nothing on dispatch.
+// and short (runGang). On dispatch (round 7) 2 gave +10 %, 4 +15 % (but -7 % on
+// alu_int when loops were ganged too), 8 nothing.
 constexpr unsigned kGang = 2;
 
 struct alignas(kLine) Worker {  // (its counters share no line with another's)
@@ -352,7 +352,11 @@ template <bool CanYield>
 // (runSlice). Each thread runs its own instructions in its own order; only
 // the order between threads of their accesses to a surface changes (E30).
 // Only for threads on their own: no SLM (E10 runs a group's threads one after
-// another), no --check, nothing that yields.
+// another), no --check, nothing that yields; and only for kernels without a
+// loop, whose threads are short. A loop's thread is a long stream of
+// independent work already: there lock step gained 1-3 % on one host thread
+// and lost 5-60 % on two (QW_SCATTER, SCATTER4 and ALU loops writing a shared
+// surface; round 7).
 template <unsigned K>
 void runGang(Shared& sh, Ctx* const* g) {
   const Program& p = *sh.prog;
@@ -855,7 +859,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       }
     }
     if (cfg.check) c.observer = &observers;
-    if (!prog.usesSlm && !cfg.check && !sh.anyDram)
+    if (!prog.usesSlm && !prog.loops && !cfg.check && !sh.anyDram)
       for (auto& bp : w->gang) {
         bp = std::make_unique<Worker::GangCtx>();
         Ctx& b = *bp;

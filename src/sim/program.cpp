@@ -213,6 +213,8 @@ Program decode(const Kernel& k, unsigned grfSize) {
     }
   }
   p.codeEnd = static_cast<uint32_t>(p.code.size());
+  for (const DInst& d : p.code)
+    if (d.control && d.target <= d.index && (k.code[d.index].op == Opcode::JMP || k.code[d.index].op == Opcode::GOTO)) p.loops = true;
   // A one-lane CMP right before a JMP ends its straight-line run, as a tail
   // that does both (chapter 3: the JMP reads the predicate the CMP just wrote).
   for (size_t i = 0; i + 1 < p.code.size(); ++i)

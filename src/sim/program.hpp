@@ -150,6 +150,7 @@ struct Program {
   std::vector<uint8_t> usesSurface;  // by surface id
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
+  bool loops = false;  // a JMP or GOTO goes back (to its own index or before)
 };
 
 // Register-file layout: every general variable placed per its alignment,

@@ -373,29 +373,29 @@ TEST(SimRun, SharedSurfaceRunsAtEveryAlignment) {
       }
 }
 
-// Threads on their own run in lock step per host thread (dispatch.cpp,
-// runGang) until their paths part: here thread t loops t / 4 + 1 times (JMP;
-// neighbours mostly agree), then its lanes i < t % 16 jump over an ADD (a
-// divergent GOTO: the others run it and wait at SKIP, where all rejoin). Every
-// thread must still do exactly its own work.
+// Threads on their own of a kernel without loops run two at a time in lock
+// step per host thread (dispatch.cpp, runGang) until their paths part: here
+// threads with bit 1 of their id set jump over an ADD (a pair of threads
+// 4m+1 and 4m+2 parts there), then lanes i < t % 16 jump over another (a
+// divergent GOTO, met together: the other lanes run it and wait at SKIP, where
+// all rejoin). Every thread must still do exactly its own work, and
+// --max-steps stays exact.
 TEST(SimRun, ThreadsInLockStepPartWhereTheirPathsDo) {
-  Module m = build(std::string(kHeader) + kOffsDataBase + R"(.decl N v_type=G type=ud num_elts=1 align=dword
-.decl K v_type=G type=ud num_elts=1 align=dword
-.decl Q v_type=G type=ud num_elts=1 align=dword
+  Module m = build(std::string(kHeader) + kOffsDataBase + R"(.decl K v_type=G type=ud num_elts=1 align=dword
+.decl B v_type=G type=ud num_elts=1 align=dword
 .decl Lane v_type=G type=ud num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=16
 .decl P2 v_type=P num_elts=16
 .decl Out v_type=T num_elts=1
 )" + kByteOffsets + R"(    mov (M1_NM, 8) Lane(0,0)<1> 0x76543210:v
     add (M1_NM, 8) Lane(1,0)<1> Lane(0,0)<1;1,0> 0x8:ud
-    mov (M1_NM, 1) N(0,0)<1> 0x0:ud
-    shr (M1_NM, 1) Q(0,0)<1> %thread_x(0,0)<0;1,0> 0x2:ud
-LOOP:
-    add (M1_NM, 1) N(0,0)<1> N(0,0)<0;1,0> 0x1:ud
-    cmp.le (M1_NM, 1) P1 N(0,0)<0;1,0> Q(0,0)<0;1,0>
-    (P1) jmp (M1, 1) LOOP
     and (M1_NM, 1) K(0,0)<1> %thread_x(0,0)<0;1,0> 0xf:ud
-    mov (M1_NM, 16) Data(0,0)<1> N(0,0)<0;1,0>
+    and (M1_NM, 1) B(0,0)<1> %thread_x(0,0)<0;1,0> 0x2:ud
+    mov (M1_NM, 16) Data(0,0)<1> 0x1:ud
+    cmp.ne (M1_NM, 1) P1 B(0,0)<0;1,0> 0x0:ud
+    (P1) jmp (M1, 1) PART
+    add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x10:ud
+PART:
     cmp.lt (M1_NM, 16) P2 Lane(0,0)<1;1,0> K(0,0)<0;1,0>
     (P2) goto (M1, 16) SKIP
     add (M1, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x100:ud
@@ -405,30 +405,40 @@ SKIP:
     ret (M1, 1)
 )");
   ASSERT_EQ(m.kernels.size(), 1u);
-  for (uint32_t threads : {1u, 2u, 3u, 9u, 40u})
+  for (uint32_t threads : {1u, 2u, 3u, 7u, 9u, 40u})
     for (unsigned jobs : {1u, 2u}) {
       sim::LaunchConfig cfg;
       cfg.threads = {threads, 1};
       cfg.simd = 16;
       cfg.jobs = jobs;
-      std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(threads * 64, 0xee)}};
-      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
-      ASSERT_TRUE(r.ok()) << r.error;
-      uint64_t steps = 0;
+      // Steps: offsets 3, lanes 2, AND, AND, MOV, CMP, JMP, the ADD when bit 1
+      // is clear, PART, CMP, GOTO, the ADD (lane 15 >= t % 16 never jumps),
+      // SKIP, SHL, scatter, RET.
+      uint64_t steps = 0, longest = 0;
       for (uint32_t t = 0; t < threads; ++t) {
-        // JMP page: the loop body runs while N <= t / 4, so N ends at t / 4 + 1.
-        // GOTO page: lanes i < t % 16 skip the ADD of 0x100.
-        for (uint32_t i = 0; i < 16; ++i) {
-          uint32_t v;
-          std::memcpy(&v, s[0].bytes.data() + t * 64 + 4 * i, 4);
-          ASSERT_EQ(v, (t / 4 + 1) + (i >= t % 16 ? 0x100u : 0u)) << "thread " << t << " lane " << i << ", jobs " << jobs;
-        }
-        // Offsets 3, lanes 2, MOV, SHR; LABEL, ADD, CMP, JMP per pass; then AND,
-        // MOV, CMP, GOTO, the ADD (lane 15 >= t % 16 never jumps), SKIP, SHL,
-        // scatter, RET.
-        steps += 7 + 4 * (t / 4 + 1) + 9;
+        const uint64_t own = 18 + ((t & 2) ? 0 : 1);
+        steps += own;
+        longest = std::max(longest, own);
       }
-      EXPECT_EQ(r.stats.instructions, steps) << threads << " threads, jobs " << jobs;
+      for (uint64_t max : {uint64_t{10000000}, longest, longest - 1}) {
+        cfg.maxSteps = max;
+        std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(threads * 64, 0xee)}};
+        sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+        if (max < longest) {
+          EXPECT_EQ(r.status, sim::RunResult::Status::Failed) << threads << " threads, jobs " << jobs;
+          continue;
+        }
+        ASSERT_TRUE(r.ok()) << r.error;
+        EXPECT_EQ(r.stats.instructions, steps) << threads << " threads, jobs " << jobs;
+        for (uint32_t t = 0; t < threads; ++t)
+          for (uint32_t i = 0; i < 16; ++i) {
+            // JMP page: taken when bit 1 is set; GOTO page: lanes i < t % 16 skip 0x100.
+            uint32_t v;
+            std::memcpy(&v, s[0].bytes.data() + t * 64 + 4 * i, 4);
+            ASSERT_EQ(v, 1 + ((t & 2) ? 0u : 0x10u) + (i >= t % 16 ? 0x100u : 0u))
+                << "thread " << t << " lane " << i << ", " << threads << " threads, jobs " << jobs;
+          }
+      }
     }
 }
 
