@@ -354,9 +354,8 @@ template <bool CanYield>
 // Only for threads on their own: no SLM (E10 runs a group's threads one after
 // another), no --check, nothing that yields; and only for kernels without a
 // loop, whose threads are short. A loop's thread is a long stream of
-// independent work already: there lock step gained 1-3 % on one host thread
-// and lost 5-60 % on two (QW_SCATTER, SCATTER4 and ALU loops writing a shared
-// surface; round 7).
+// independent work already: there lock step gained 1-3 % on one host thread,
+// and on two it was slower in most runs (round 7; docs/performance.md).
 template <unsigned K>
 void runGang(Shared& sh, Ctx* const* g) {
   const Program& p = *sh.prog;
