@@ -224,6 +224,18 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
   RaceShadow slmShadow;
 };
 
+// A host thread's context for the launch: its register file and predicates
+// (zero), the bound spaces, statistics by space.
+void startCtx(Ctx& c, const Shared& sh) {
+  const Program& prog = *sh.prog;
+  c.prog = &prog;
+  c.t.regs.assign(prog.regBytes, 0);
+  c.t.preds.assign(prog.numPreds + 1, 0);
+  c.spaces = sh.spaces;
+  c.urb = sh.urb;
+  c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+}
+
 // The coordinates of the next linear thread (x fastest, then y, then the group
 // ids x, y, z), as threadCoord() would give them.
 void stepCoord(const Shared& sh, ThreadCoord& t) {
@@ -838,12 +850,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     auto w = std::make_unique<Worker>();
     w->index = j;
     Ctx& c = w->c;
-    c.prog = &prog;
-    c.t.regs.assign(prog.regBytes, 0);
-    c.t.preds.assign(prog.numPreds + 1, 0);
-    c.spaces = sh.spaces;
-    c.urb = sh.urb;
-    c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+    startCtx(c, sh);
     c.findings.maxExamples = std::max(1u, cfg.maxExamples);
     if (prog.usesSlm) {
       w->slm.resize(slmBytes);
@@ -859,15 +866,9 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     }
     if (cfg.check) c.observer = &observers;
     if (!prog.usesSlm && !prog.loops && !cfg.check && !sh.anyDram)
-      for (auto& bp : w->gang) {
-        bp = std::make_unique<Worker::GangCtx>();
-        Ctx& b = *bp;
-        b.prog = &prog;
-        b.t.regs.assign(prog.regBytes, 0);
-        b.t.preds.assign(prog.numPreds + 1, 0);
-        b.spaces = sh.spaces;
-        b.urb = sh.urb;
-        b.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+      for (auto& b : w->gang) {
+        b = std::make_unique<Worker::GangCtx>();
+        startCtx(*b, sh);
       }
     workers.push_back(std::move(w));
   }

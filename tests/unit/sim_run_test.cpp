@@ -57,6 +57,13 @@ const char* kByteOffsets = R"(    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
     shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
 )";
 
+// The end of a kernel that stores its 16 dwords of Data into the 64-byte block
+// %thread_x of Out, and returns.
+const char* kStoreDataPerThread = R"(    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
+    ret (M1, 1)
+)";
+
 // Each thread scatters (thread_x + 16 * group_x) into dword i of its own 64-byte block,
 // through a per-group SLM round trip.
 std::string slmKernel() {
@@ -113,10 +120,7 @@ TEST(SimRun, EveryThreadRunsOnceWhateverTheHostThreads) {
                    R"(    mov (M1_NM, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
     mul (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x3:ud
     add (M1_NM, 16) Data(0,0)<1> Data(0,0)<1;1,0> Offs(0,0)<1;1,0>
-    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
-    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
-    ret (M1, 1)
-)");
+)" + kStoreDataPerThread);
   ASSERT_EQ(m.kernels.size(), 1u);
   for (uint32_t threads : {1u, 2u, 7u, 13u, 67u, 200u})
     for (unsigned jobs : {1u, 2u, 3u, 5u, 8u}) {
@@ -400,10 +404,7 @@ PART:
     (P2) goto (M1, 16) SKIP
     add (M1, 16) Data(0,0)<1> Data(0,0)<1;1,0> 0x100:ud
 SKIP:
-    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
-    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
-    ret (M1, 1)
-)");
+)" + kStoreDataPerThread);
   ASSERT_EQ(m.kernels.size(), 1u);
   for (uint32_t threads : {1u, 2u, 3u, 7u, 9u, 40u})
     for (unsigned jobs : {1u, 2u}) {
