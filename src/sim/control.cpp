@@ -30,10 +30,6 @@ namespace {
 
 uint32_t endOf(const Ctx& c) { return c.prog->codeEnd; }
 
-// Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
-// of the (combined, inverted) predicate decides for every lane.
-[[gnu::always_inline]] inline bool uniformTaken(const Ctx& c, const DInst& d) { return !d.predId || (predMask(c, d) & 1); }
-
 // LABEL page: marks a block start; rejoining happens in advance().
 void execLabel(Ctx&, const DInst&) {}
 

@@ -43,14 +43,20 @@ inline void advance(ThreadState& t, uint32_t pc, uint32_t end) {
   pickNext(t, end);
 }
 
-// JMP page, execution size 1: "Jump to the basic block at <label>" for all
-// running lanes when element 0 of the (combined, inverted) predicate is on;
-// else on to `next`. With one element, .any and .all are that element.
+// Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
+// of the (combined, inverted) predicate decides for every lane (E19). With one
+// element, .any and .all are that element itself.
+[[gnu::always_inline]] inline bool uniformTaken(const Ctx& c, const DInst& d) {
+  if (!d.predId) return true;
+  if (d.exec == 1) return ((c.t.preds[d.predId] >> d.maskOff) & 1u) != uint32_t{d.predInv};
+  return predMask(c, d) & 1;
+}
+
+// JMP page: "Jump to the basic block at <label>" for all running lanes when
+// uniformTaken; else on to `next`.
 [[gnu::always_inline]] inline void jumpUniform(Ctx& c, const DInst& j, uint32_t next) {
-  ThreadState& t = c.t;
-  c.lanes += laneCount(t.em);
-  const bool taken = !j.predId || (((t.preds[j.predId] >> j.maskOff) & 1u) != uint32_t{j.predInv});
-  advance(t, taken ? j.target : next, c.prog->codeEnd);
+  c.lanes += laneCount(c.t.em);
+  advance(c.t, uniformTaken(c, j) ? j.target : next, c.prog->codeEnd);
 }
 
 }  // namespace visakit::sim
