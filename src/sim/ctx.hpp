@@ -38,6 +38,23 @@ struct ThreadState {
   uint64_t steps = 0;
   bool resumed = false;
   const DInst* deferredBy = nullptr;  // the last instruction that yielded (its ahead list is prefetched)
+
+  // A thread switch (interleaving): every member above, one by one, without
+  // the temporary and the moved-from vectors of std::swap.
+  void swap(ThreadState& o) noexcept {
+    regs.swap(o.regs);
+    preds.swap(o.preds);
+    std::swap(pc, o.pc);
+    std::swap(em, o.em);
+    std::swap(waiting, o.waiting);
+    std::swap(waitMin, o.waitMin);
+    lanePc.swap(o.lanePc);
+    std::swap(done, o.done);
+    std::swap(tid, o.tid);
+    std::swap(steps, o.steps);
+    std::swap(resumed, o.resumed);
+    std::swap(deferredBy, o.deferredBy);
+  }
 };
 
 // One element access of a memory instruction, as the observers see it.
@@ -393,17 +410,21 @@ inline void copyOut(Space& s, uint64_t addr, const uint8_t* regs) {
 }
 
 // Prefetch (a hint, no effect on results) of the cache lines of the in-bounds
-// lanes addr[0..N) of space s; a lane in the line of the lane before it is
-// skipped. Always inlined: g++ otherwise finds a function that only
-// prefetches "const" and deletes its calls.
+// lanes addr[0..N) of space s; an out-of-bounds lane prefetches the start of
+// the space instead, so that the loop has no branch (a second prefetch of a
+// line in flight costs less than a mispredicted test). Always inlined: g++
+// otherwise finds a function that only prefetches "const" and deletes its calls.
 template <unsigned N>
 [[gnu::always_inline]] inline void prefetchLines(const Space& s, const uint32_t* addr, bool write) {
-  uint32_t line = ~addr[0];
-  for (unsigned i = 0; i < N; ++i) {
-    if (((addr[i] ^ line) >> 6) == 0 || addr[i] >= s.size) continue;
-    line = addr[i];
-    if (write) __builtin_prefetch(s.data + addr[i], 1);
-    else __builtin_prefetch(s.data + addr[i], 0);
+  const uint8_t* base = s.data;
+  const uint64_t size = s.size;
+  auto at = [&](unsigned i) { return base + (addr[i] < size ? addr[i] : 0); };
+  if (write) {
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < N; ++i) __builtin_prefetch(at(i), 1);
+  } else {
+#pragma GCC unroll 32
+    for (unsigned i = 0; i < N; ++i) __builtin_prefetch(at(i), 0);
   }
 }
 
@@ -514,7 +535,14 @@ inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
 // Run: the lanes are consecutive and the run is in bounds (E2), one copy at
 // addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
 // accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
-enum class Dwords : uint8_t { No, Run, Lanes };
+// Every dword lane addr[0..N) in bounds (E2) and aligned.
+template <unsigned N>
+[[gnu::always_inline]] inline bool dwordLanesFit(const Space& s, const uint32_t* addr) {
+  return s.size >= 4 && allAtMost<N>(addr, static_cast<uint32_t>(std::min<uint64_t>(s.size - 4, 0xffffffffu)), 3);
+}
+// Dram: scattered lanes on a DRAM surface, addr worked out; the caller yields
+// or takes them as Lanes (dramLanes).
+enum class Dwords : uint8_t { No, Run, Lanes, Dram };
 template <unsigned N>
 [[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t* addr) {
   if (d.numBlocks != 4) return Dwords::No;
@@ -529,10 +557,9 @@ template <unsigned N>
     addr[0] = g + off[0];
     return runFast(s, addr[0], 4 * N, 4) ? Dwords::Run : Dwords::No;
   }
-  if (s.dram || s.size < 4) return Dwords::No;
   addScalar<N>(addr, off, g);
-  return allAtMost<N>(addr, static_cast<uint32_t>(std::min<uint64_t>(s.size - 4, 0xffffffffu)), 3) ? Dwords::Lanes
-                                                                                                    : Dwords::No;
+  if (s.dram) return Dwords::Dram;
+  return dwordLanesFit<N>(s, addr) ? Dwords::Lanes : Dwords::No;
 }
 
 // Lane i of N reads the T at base + addr[i] into dword i of dst (zero-extended).

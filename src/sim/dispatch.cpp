@@ -461,8 +461,10 @@ uint64_t deferMinBytes() {
 namespace {
 
 // Simulated threads a host thread interleaves (no SLM, no --check): while one
-// waits for its scattered lines, the others run (a GPU's latency hiding).
-constexpr unsigned kInterleave = 4;
+// waits for its scattered lines, the other runs (a GPU's latency hiding). Two
+// beat 3, 4 and 6 on gather_256MiB (docs/performance.md, round 8): a thread's
+// lines are then prefetched one pass of the other thread ahead.
+constexpr unsigned kInterleave = 2;
 
 // A run [i, j) of GATHER/SCATTER_SCALED (same handler) that is one dword run
 // (mergedRun): offsets known at decode and consecutive across the run, the raw
@@ -624,7 +626,7 @@ void workerMain(Shared& sh, Worker& w) {
   bool exhausted = !nextUnit(unit);
   if (exhausted) return;
   unsigned cur = 0, inFlight = 1;
-  std::swap(w.c.t, parked[cur]);
+  w.c.t.swap(parked[cur]);
   initThread(sh, w, w.c, static_cast<uint32_t>(unit));
   live[cur] = true;
   while (!sh.stop.load(std::memory_order_relaxed)) {
@@ -639,23 +641,23 @@ void workerMain(Shared& sh, Worker& w) {
       if (--inFlight == 0) break;
     }
     // Next slot round robin: a live one, or an empty one for a new thread.
-    std::swap(w.c.t, parked[cur]);
+    w.c.t.swap(parked[cur]);
     for (;;) {
       cur = (cur + 1) % kInterleave;
       if (live[cur]) break;
       if (!exhausted && nextUnit(unit)) {
-        std::swap(w.c.t, parked[cur]);
+        w.c.t.swap(parked[cur]);
         initThread(sh, w, w.c, static_cast<uint32_t>(unit));
-        std::swap(w.c.t, parked[cur]);
+        w.c.t.swap(parked[cur]);
         live[cur] = true;
         ++inFlight;
         break;
       }
       exhausted = true;
     }
-    std::swap(w.c.t, parked[cur]);
+    w.c.t.swap(parked[cur]);
   }
-  std::swap(w.c.t, parked[cur]);  // c.t back to a state of the right sizes
+  w.c.t.swap(parked[cur]);  // c.t back to a state of the right sizes
 }
 
 }  // namespace

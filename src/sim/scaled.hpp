@@ -26,12 +26,30 @@ struct ScaledAccess {
     Space& s = c.spaces[d.surface];
     uint32_t addr[N];
     if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
+      if (k == Dwords::Dram) return dramLanes<N>(c, d, s, addr);
       H::template moveDwords<N>(s, k, addr, c.t.regs.data() + d.raw[1]);
       c.lanes += N;
       c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
       if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
       return;
     }
+    H::template lanes<N>(c, d, execMaskBits(N));
+  }
+  // Every lane on, dwords scattered over a DRAM surface: yield once with their
+  // lines prefetched (deferScattered), then, in bounds and aligned, the lanes'
+  // tight loop; else the element loop, which must not yield a second time.
+  template <unsigned N>
+  [[gnu::noinline]] static void dramLanes(Ctx& c, const DInst& d, Space& s, const uint32_t* addr) {
+    const bool resumed = c.t.resumed;
+    if (deferScattered<N>(c, d, s, addr, Write)) return;  // runs again later, its lines cached
+    if (!resumed) prefetchAhead(c, d);
+    if (dwordLanesFit<N>(s, addr)) {
+      H::template moveDwords<N>(s, Dwords::Lanes, addr, c.t.regs.data() + d.raw[1]);
+      c.lanes += N;
+      c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
+      return;
+    }
+    c.t.resumed = true;  // decided above: lanes() neither yields nor prefetches ahead
     H::template lanes<N>(c, d, execMaskBits(N));
   }
   template <unsigned N>

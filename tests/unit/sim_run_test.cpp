@@ -286,6 +286,112 @@ LOOP:
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
 }
 
+// Latency hiding on scattered dword lanes with every lane on (dramLanes): a
+// thread yields once with its lines prefetched, then its in-bounds aligned
+// lanes take the tight loop; a lane out of bounds or unaligned sends the
+// instruction to the element loop, which must not yield a second time (it
+// would come back to the same test for ever). Gather offsets I mix aligned,
+// unaligned (4-byte reads at 4k+1..3, allowed) and out-of-bounds ones (E2:
+// read zero); scatter offsets J are distinct aligned slots of Out2 or out of
+// bounds (E2: dropped). Per element i: Dst[i] = Src@I[i]; Out2@J[i] = Dst[i].
+TEST(SimRun, DeferredLanesOutOfBoundsOrUnalignedRunOnce) {
+  Module m = build(std::string(kHeader) + R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
+.decl Cur v_type=G type=ud num_elts=1 align=dword
+.decl End v_type=G type=ud num_elts=1 align=dword
+.decl Chunk v_type=G type=ud num_elts=1 align=dword
+.decl Off v_type=G type=ud num_elts=16 align=GRF
+.decl I v_type=G type=ud num_elts=16 align=GRF
+.decl J v_type=G type=ud num_elts=16 align=GRF
+.decl D v_type=G type=ud num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=1
+.decl Src v_type=T num_elts=1
+.decl Gi v_type=T num_elts=1
+.decl Si v_type=T num_elts=1
+.decl Dst v_type=T num_elts=1
+.decl Out2 v_type=T num_elts=1
+.input Src offset=32 size=4
+.input Gi offset=36 size=4
+.input Si offset=40 size=4
+.input Dst offset=44 size=4
+.input Out2 offset=48 size=4
+.input Chunk offset=52 size=4
+    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
+    mul (M1_NM, 1) Cur(0,0)<1> Tid(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    add (M1_NM, 1) End(0,0)<1> Cur(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
+LOOP:
+    gather_scaled.4 (M1, 16) Gi Cur(0,0)<0;1,0> Off.0 I.0
+    gather_scaled.4 (M1, 16) Si Cur(0,0)<0;1,0> Off.0 J.0
+    gather_scaled.4 (M1, 16) Src 0x0:ud I.0 D.0
+    scatter_scaled.4 (M1, 16) Dst Cur(0,0)<0;1,0> Off.0 D.0
+    scatter_scaled.4 (M1, 16) Out2 0x0:ud J.0 D.0
+    add (M1_NM, 1) Cur(0,0)<1> Cur(0,0)<0;1,0> 0x40:ud
+    cmp.lt (M1_NM, 1) P1 Cur(0,0)<0;1,0> End(0,0)<0;1,0>
+    (P1) jmp (M1, 1) LOOP
+    ret (M1, 1)
+)",
+                   64);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  constexpr uint32_t n = 2048, threads = 8, chunk = n * 4 / threads, srcBytes = 4096, outBytes = 4 * n;
+  std::mt19937 rng(11);
+  std::vector<uint8_t> src(srcBytes);
+  for (uint8_t& b : src) b = static_cast<uint8_t>(rng());
+  std::vector<uint32_t> slots(n);
+  for (uint32_t i = 0; i < n; ++i) slots[i] = 4 * i;
+  std::shuffle(slots.begin(), slots.end(), rng);
+  std::vector<uint32_t> gi(n), si(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const uint32_t kind = rng() % 8;  // mostly aligned in bounds; one block in 8 all in bounds
+    if ((i / 16) % 8 == 3 || kind < 5) gi[i] = 4 * (rng() % (srcBytes / 4));
+    else if (kind == 5) gi[i] = 4 * (rng() % (srcBytes / 4 - 1)) + 1 + rng() % 3;  // unaligned, in bounds
+    else if (kind == 6) gi[i] = srcBytes - 2;                                       // straddles the end
+    else gi[i] = srcBytes + 4 * (rng() % 64);                                       // out of bounds
+    si[i] = (i / 16) % 8 != 3 && rng() % 8 == 0 ? outBytes + 4 * i : slots[i];
+  }
+  auto bytesOf = [](const std::vector<uint32_t>& v) {
+    std::vector<uint8_t> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  // The reference model: a 4-byte element is in bounds only if all its bytes are (E2).
+  std::vector<uint32_t> dst(n), out2(n);
+  for (uint32_t i = 0; i < n; ++i) {
+    if (gi[i] + 4 <= srcBytes) std::memcpy(&dst[i], src.data() + gi[i], 4);
+    if (si[i] + 4 <= outBytes) out2[si[i] / 4] = dst[i];
+  }
+  sim::LaunchConfig cfg;
+  cfg.grfSize = 64;
+  cfg.groups = {threads, 1, 1};
+  cfg.simd = 16;
+  cfg.args = {{"Chunk", std::to_string(chunk)}};
+  std::optional<sim::Stats> first;
+  for (std::optional<uint64_t> from : {std::optional<uint64_t>{}, std::optional<uint64_t>{0}})
+    for (unsigned jobs : {1u, 2u}) {
+      cfg.hideLatencyFromBytes = from;
+      cfg.jobs = jobs;
+      std::vector<sim::SurfaceBinding> s = {{"Src", src},
+                                            {"Gi", bytesOf(gi)},
+                                            {"Si", bytesOf(si)},
+                                            {"Dst", std::vector<uint8_t>(n * 4, 0)},
+                                            {"Out2", std::vector<uint8_t>(outBytes, 0)}};
+      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(s[3].bytes, bytesOf(dst)) << "jobs " << jobs << (from ? " every surface deferred" : "");
+      EXPECT_EQ(s[4].bytes, bytesOf(out2)) << "jobs " << jobs << (from ? " every surface deferred" : "");
+      if (!first) first = r.stats;
+      EXPECT_EQ(r.stats.instructions, first->instructions);
+      EXPECT_EQ(r.stats.lanes, first->lanes);
+      for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
+        EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
+        EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
+      }
+    }
+  // Instructions: 6 before the loop, 9 per pass of 16 elements with the label (n / 16 / threads passes), ret.
+  EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 9 * (n / 16 / threads) + 1));
+}
+
 TEST(SimRun, StatisticsCountInstructionsLanesAndBytes) {
   Module m = build(slmKernel());
   sim::LaunchConfig cfg;
