@@ -48,7 +48,7 @@ struct ThreadState {
     std::swap(em, o.em);
     std::swap(waiting, o.waiting);
     std::swap(waitMin, o.waitMin);
-    lanePc.swap(o.lanePc);
+    if (waiting | o.waiting) lanePc.swap(o.lanePc);  // (only waiting lanes' entries are read, pickNext)
     std::swap(done, o.done);
     std::swap(tid, o.tid);
     std::swap(steps, o.steps);

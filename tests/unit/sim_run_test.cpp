@@ -392,6 +392,82 @@ LOOP:
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 9 * (n / 16 / threads) + 1));
 }
 
+// A thread that yields with lanes parked (a forward GOTO over a scattered
+// gather on a DRAM surface) keeps its own lanes' program counters across the
+// thread switch: odd threads park their even lanes at JA, even threads at JB,
+// and each label's ADD tells which one a lane came back through. Element
+// e = 16 t + l: D = l even ? 0xdead : Src[Idx[e]], plus 1 (t odd) or 2 (t even).
+TEST(SimRun, ParkedLanesSurviveAThreadSwitch) {
+  Module m = build(std::string(kHeader) + R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
+.decl Base v_type=G type=ud num_elts=1 align=dword
+.decl Par v_type=G type=ud num_elts=1 align=dword
+.decl Off v_type=G type=ud num_elts=16 align=GRF
+.decl Lb v_type=G type=ud num_elts=16 align=GRF
+.decl I v_type=G type=ud num_elts=16 align=GRF
+.decl D v_type=G type=ud num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=1
+.decl Src v_type=T num_elts=1
+.decl Idx v_type=T num_elts=1
+.decl Dst v_type=T num_elts=1
+.input Src offset=32 size=4
+.input Idx offset=36 size=4
+.input Dst offset=40 size=4
+    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
+    shl (M1_NM, 1) Base(0,0)<1> Tid(0,0)<0;1,0> 0x6:ud
+    and (M1_NM, 1) Par(0,0)<1> Tid(0,0)<0;1,0> 0x1:ud
+    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
+    and (M1_NM, 16) Lb(0,0)<1> Off(0,0)<1;1,0> 0x4:ud
+    cmp.eq (M1_NM, 16) P1 Lb(0,0)<1;1,0> 0x0:ud
+    cmp.eq (M1_NM, 1) P2 Par(0,0)<0;1,0> 0x0:ud
+    gather_scaled.4 (M1, 16) Idx Base(0,0)<0;1,0> Off.0 I.0
+    shl (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x2:ud
+    mov (M1, 16) D(0,0)<1> 0xdead:ud
+    (P2) jmp (M1, 1) EVEN
+    (P1) goto (M1, 16) JA
+    gather_scaled.4 (M1, 16) Src 0x0:ud I.0 D.0
+JA:
+    add (M1, 16) D(0,0)<1> D(0,0)<1;1,0> 0x1:ud
+    jmp (M1, 1) END
+EVEN:
+    (P1) goto (M1, 16) JB
+    gather_scaled.4 (M1, 16) Src 0x0:ud I.0 D.0
+JB:
+    add (M1, 16) D(0,0)<1> D(0,0)<1;1,0> 0x2:ud
+END:
+    scatter_scaled.4 (M1, 16) Dst Base(0,0)<0;1,0> Off.0 D.0
+    ret (M1, 1)
+)",
+                   64);
+  ASSERT_EQ(m.kernels.size(), 1u);
+  constexpr uint32_t threads = 64, n = 16 * threads;
+  std::mt19937 rng(5);
+  std::vector<uint32_t> src(n), idx(n), want(n);
+  for (uint32_t& v : src) v = static_cast<uint32_t>(rng());
+  for (uint32_t& v : idx) v = static_cast<uint32_t>(rng() % n);
+  for (uint32_t e = 0; e < n; ++e) want[e] = (e % 2 == 0 ? 0xdeadu : src[idx[e]]) + ((e / 16) % 2 ? 1 : 2);
+  auto bytesOf = [](const std::vector<uint32_t>& v) {
+    std::vector<uint8_t> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  sim::LaunchConfig cfg;
+  cfg.grfSize = 64;
+  cfg.groups = {threads, 1, 1};
+  cfg.simd = 16;
+  for (std::optional<uint64_t> from : {std::optional<uint64_t>{}, std::optional<uint64_t>{0}})
+    for (unsigned jobs : {1u, 2u}) {
+      cfg.hideLatencyFromBytes = from;
+      cfg.jobs = jobs;
+      std::vector<sim::SurfaceBinding> s = {{"Src", bytesOf(src)}, {"Idx", bytesOf(idx)}, {"Dst", std::vector<uint8_t>(n * 4, 0)}};
+      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(s[2].bytes, bytesOf(want)) << "jobs " << jobs << (from ? " every surface deferred" : "");
+    }
+}
+
 TEST(SimRun, StatisticsCountInstructionsLanesAndBytes) {
   Module m = build(slmKernel());
   sim::LaunchConfig cfg;
