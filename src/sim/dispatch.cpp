@@ -540,8 +540,10 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
     }
     unsigned n = 0;
     for (unsigned k = 0; k < d.numAhead; ++k) {
-      const uint32_t id = p.code[d.ahead[k]].surface;
-      if (!check && id != kSurfSlm && spaces[id].dram) d.ahead[n++] = d.ahead[k];
+      DInst& e = p.code[d.ahead[k]];
+      if (check || e.surface == kSurfSlm || !spaces[e.surface].dram) continue;
+      d.ahead[n++] = d.ahead[k];
+      e.coveredBy = d.index;  // (planPrefetch puts an instruction in one ahead list at most)
     }
     d.numAhead = static_cast<uint8_t>(n);
   }

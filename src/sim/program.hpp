@@ -116,6 +116,7 @@ struct DInst {
   bool storeAccess = false;
   uint8_t numAhead = 0;
   std::array<uint32_t, 3> ahead{};
+  uint32_t coveredBy = 0xffffffffu;  // the instruction whose ahead list holds this one (fitToLaunch)
 
   // Scaled addresses whose Element_offset lanes are known at decode
   // (planStaticOffsets): offset[i] = offBase + 4 * i for every lane.
