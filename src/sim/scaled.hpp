@@ -27,6 +27,7 @@ struct ScaledAccess {
     uint32_t addr[N];
     if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
       if (k == Dwords::Dram) return dramLanes<N>(c, d, s, addr);
+      if (!Write && k == Dwords::Run && s.dram) prefetchStream(s, addr[0], 4 * N);
       H::template moveDwords<N>(s, k, addr, c.t.regs.data() + d.raw[1]);
       c.lanes += N;
       c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
