@@ -16,7 +16,10 @@ struct ScaledAccess {
   static void fn(Ctx& c, const DInst& d) {
     const uint32_t en = chEnOf<N>(c, d);
     if (!en) return;
-    if constexpr (Obs) observeScaled<N>(c, d, en, Write);
+    if constexpr (Obs) {
+      if (en == execMaskBits(N) && quietRead<N>(c, d)) return;
+      observeScaled<N>(c, d, en, Write);
+    }
     if (en == execMaskBits(N)) return allOn<N>(c, d);
     H::template lanes<N>(c, d, en);
   }
@@ -28,13 +31,36 @@ struct ScaledAccess {
     if (const Dwords k = dwordLanes<N>(c, d, s, addr); k != Dwords::No) {
       if (k == Dwords::Dram) return dramLanes<N>(c, d, s, addr);
       if (!Write && k == Dwords::Run && s.dram) prefetchStream(s, addr[0], 4 * N);
-      H::template moveDwords<N>(s, k, addr, c.t.regs.data() + d.raw[1]);
-      c.lanes += N;
-      c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
+      moveAll<N>(c, d, s, k, addr);
       if (d.numAhead) prefetchAheadOutOfLine(c, d);  // (a run or lanes off DRAM never yield)
       return;
     }
     H::template lanes<N>(c, d, execMaskBits(N));
+  }
+  // The data of all N dword lanes (a run or in-bounds lanes), counted.
+  template <unsigned N>
+  [[gnu::always_inline]] static void moveAll(Ctx& c, const DInst& d, Space& s, Dwords k, const uint32_t* addr) {
+    H::template moveDwords<N>(s, k, addr, c.t.regs.data() + d.raw[1]);
+    c.lanes += N;
+    c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
+  }
+  // --check, every lane on, a read of a space without a race shadow: when the
+  // data path's own test finds every lane in bounds and aligned (a run or
+  // in-bounds lanes), no checker has anything to report (observeLanes), so the
+  // instruction runs unobserved (true). False: nothing done yet.
+  template <unsigned N>
+  [[gnu::always_inline]] static bool quietRead(Ctx& c, const DInst& d) {
+    if constexpr (Write) {
+      return false;
+    } else {
+      Space& s = c.spaces[d.surface];
+      if (s.shadow) return false;
+      uint32_t addr[N];
+      const Dwords k = dwordLanes<N>(c, d, s, addr);
+      if (k != Dwords::Run && k != Dwords::Lanes) return false;
+      moveAll<N>(c, d, s, k, addr);
+      return true;
+    }
   }
   // Every lane on, dwords scattered over a DRAM surface: yield once with their
   // lines prefetched (deferScattered), then, in bounds and aligned, the lanes'
@@ -44,12 +70,7 @@ struct ScaledAccess {
     const bool resumed = c.t.resumed;
     if (deferScattered<N>(c, d, s, addr, Write)) return;  // runs again later, its lines cached
     if (!resumed) prefetchAhead(c, d);
-    if (dwordLanesFit<N>(s, addr)) {
-      H::template moveDwords<N>(s, Dwords::Lanes, addr, c.t.regs.data() + d.raw[1]);
-      c.lanes += N;
-      c.spaceBytes[s.statIndex][kStatWrite] += 4 * N;
-      return;
-    }
+    if (dwordLanesFit<N>(s, addr)) return moveAll<N>(c, d, s, Dwords::Lanes, addr);
     c.t.resumed = true;  // decided above: lanes() neither yields nor prefetches ahead
     H::template lanes<N>(c, d, execMaskBits(N));
   }
@@ -59,6 +80,7 @@ struct ScaledAccess {
   }
   template <unsigned N>
   static void allOnChecked(Ctx& c, const DInst& d) {
+    if (quietRead<N>(c, d)) return;
     observeScaled<N>(c, d, execMaskBits(N), Write);
     allOn<N>(c, d);
   }
