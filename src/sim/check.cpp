@@ -181,8 +181,24 @@ inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t fro
   const uint64_t n = to - from;
   uint64_t k = 0;
 #if defined(__SSE2__)
-  // Four words per compare: each 0 or me (a dword access, or a run of them).
   const __m128i zero = _mm_setzero_si128(), mine = _mm_set1_epi32(static_cast<int>(me));
+  if (noReads) {
+    // The first write of fresh bytes (no writer, no reader yet), the common
+    // case: one OR over the writer words decides it.
+    __m128i any = zero;
+#pragma GCC unroll 4
+    for (; k + 4 <= n; k += 4) any = _mm_or_si128(any, _mm_loadu_si128(reinterpret_cast<const __m128i*>(w + k)));
+    uint32_t tail = 0;
+    for (uint64_t j = k; j < n; ++j) tail |= w[j];
+    if (tail == 0 && _mm_movemask_epi8(_mm_cmpeq_epi32(any, zero)) == 0xffff) {
+#pragma GCC unroll 4
+      for (k = 0; k + 4 <= n; k += 4) _mm_storeu_si128(reinterpret_cast<__m128i*>(w + k), mine);
+      for (; k < n; ++k) w[k] = me;
+      return true;
+    }
+    k = 0;
+  }
+  // Four words per compare: each 0 or me (a dword access, or a run of them).
   __m128i ok = _mm_set1_epi32(-1);
   if (noReads) {  // the reader words are all 0
     for (; k + 4 <= n; k += 4) {
