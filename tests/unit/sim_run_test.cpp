@@ -42,6 +42,24 @@ Module build(const std::string& text, unsigned grf = 32) {
   return std::move(*m);
 }
 
+// The little-endian bytes of dwords (a surface's contents).
+std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& v) {
+  std::vector<uint8_t> b(v.size() * 4);
+  std::memcpy(b.data(), v.data(), b.size());
+  return b;
+}
+
+// Two runs of one launch counted the same instructions, lanes and bytes per space.
+void expectSameCounts(const sim::Stats& got, const sim::Stats& want) {
+  EXPECT_EQ(got.instructions, want.instructions);
+  EXPECT_EQ(got.lanes, want.lanes);
+  ASSERT_EQ(got.spaces.size(), want.spaces.size());
+  for (size_t i = 0; i < got.spaces.size(); ++i) {
+    EXPECT_EQ(got.spaces[i].bytesRead, want.spaces[i].bytesRead) << got.spaces[i].name;
+    EXPECT_EQ(got.spaces[i].bytesWritten, want.spaces[i].bytesWritten) << got.spaces[i].name;
+  }
+}
+
 const char* kHeader = R"(.version 4.2
 .kernel "k"
 )";
@@ -55,6 +73,24 @@ const char* kOffsDataBase = R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
 const char* kByteOffsets = R"(    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
     add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
     shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+)";
+
+// A chunked loop (the latency-hiding tests): thread Tid = %group_id_x takes
+// the bytes [Cur, End) = [Tid * Chunk, (Tid + 1) * Chunk) of its streams, and
+// Off holds the byte offsets 4i of 16 dword lanes; kChunkStart ends at LOOP.
+const char* kChunkDecls = R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
+.decl Cur v_type=G type=ud num_elts=1 align=dword
+.decl End v_type=G type=ud num_elts=1 align=dword
+.decl Chunk v_type=G type=ud num_elts=1 align=dword
+.decl Off v_type=G type=ud num_elts=16 align=GRF
+)";
+const char* kChunkStart = R"(    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
+    mul (M1_NM, 1) Cur(0,0)<1> Tid(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    add (M1_NM, 1) End(0,0)<1> Cur(0,0)<0;1,0> Chunk(0,0)<0;1,0>
+    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
+LOOP:
 )";
 
 // The end of a kernel that stores its 16 dwords of Data into the 64-byte block
@@ -183,12 +219,7 @@ TEST(SimRun, LaunchesFromSeveralThreadsAtOnce) {
 //   0xdead (E9); Dst[i] = D; Out2[Idx[i]] = D (Idx is a permutation: no two
 //   elements meet); lanes 0..7 of each 16: Out3 qword Idx[i] = D[2j] | D[2j+1] << 32.
 TEST(SimRun, InterleavedThreadsGiveTheSameResults) {
-  Module m = build(std::string(kHeader) + R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
-.decl Cur v_type=G type=ud num_elts=1 align=dword
-.decl End v_type=G type=ud num_elts=1 align=dword
-.decl Chunk v_type=G type=ud num_elts=1 align=dword
-.decl Off v_type=G type=ud num_elts=16 align=GRF
-.decl I v_type=G type=ud num_elts=16 align=GRF
+  Module m = build(std::string(kHeader) + kChunkDecls + R"(.decl I v_type=G type=ud num_elts=16 align=GRF
 .decl Q8 v_type=G type=ud num_elts=8 align=GRF
 .decl D v_type=G type=ud num_elts=16 align=GRF
 .decl DQ v_type=G type=uq num_elts=8 alias=<D, 0>
@@ -205,14 +236,7 @@ TEST(SimRun, InterleavedThreadsGiveTheSameResults) {
 .input Out2 offset=44 size=4
 .input Out3 offset=48 size=4
 .input Chunk offset=52 size=4
-    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
-    mul (M1_NM, 1) Cur(0,0)<1> Tid(0,0)<0;1,0> Chunk(0,0)<0;1,0>
-    add (M1_NM, 1) End(0,0)<1> Cur(0,0)<0;1,0> Chunk(0,0)<0;1,0>
-    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
-    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
-    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
-LOOP:
-    gather_scaled.4 (M1, 16) Idx Cur(0,0)<0;1,0> Off.0 I.0
+)" + kChunkStart + R"(    gather_scaled.4 (M1, 16) Idx Cur(0,0)<0;1,0> Off.0 I.0
     shl (M1, 16) I(0,0)<1> I(0,0)<1;1,0> 0x2:ud
     cmp.lt (M1, 16) P1 I(0,0)<1;1,0> 0x3000:ud
     mov (M1, 16) D(0,0)<1> 0xdead:ud
@@ -234,11 +258,6 @@ LOOP:
   for (uint32_t& v : src) v = static_cast<uint32_t>(rng());
   for (uint32_t i = 0; i < n; ++i) idx[i] = i;
   std::shuffle(idx.begin(), idx.end(), rng);
-  auto bytesOf = [](const std::vector<uint32_t>& v) {
-    std::vector<uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-  };
   // The reference model.
   std::vector<uint32_t> dst(n), out2(n);
   std::vector<uint64_t> out3(n);
@@ -275,12 +294,7 @@ LOOP:
         std::memcpy(o3.data(), out3.data(), o3.size());
         EXPECT_EQ(s[4].bytes, o3) << "jobs " << jobs;
         if (!first) first = r.stats;
-        EXPECT_EQ(r.stats.instructions, first->instructions);
-        EXPECT_EQ(r.stats.lanes, first->lanes);
-        for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
-          EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
-          EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
-        }
+        expectSameCounts(r.stats, *first);
       }
   // Instructions: 6 before the loop, 13 per pass of 16 elements (n / 16 / threads passes), ret.
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
@@ -295,12 +309,7 @@ LOOP:
 // read zero); scatter offsets J are distinct aligned slots of Out2 or out of
 // bounds (E2: dropped). Per element i: Dst[i] = Src@I[i]; Out2@J[i] = Dst[i].
 TEST(SimRun, DeferredLanesOutOfBoundsOrUnalignedRunOnce) {
-  Module m = build(std::string(kHeader) + R"(.decl Tid v_type=G type=ud num_elts=1 align=dword
-.decl Cur v_type=G type=ud num_elts=1 align=dword
-.decl End v_type=G type=ud num_elts=1 align=dword
-.decl Chunk v_type=G type=ud num_elts=1 align=dword
-.decl Off v_type=G type=ud num_elts=16 align=GRF
-.decl I v_type=G type=ud num_elts=16 align=GRF
+  Module m = build(std::string(kHeader) + kChunkDecls + R"(.decl I v_type=G type=ud num_elts=16 align=GRF
 .decl J v_type=G type=ud num_elts=16 align=GRF
 .decl D v_type=G type=ud num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=1
@@ -315,14 +324,7 @@ TEST(SimRun, DeferredLanesOutOfBoundsOrUnalignedRunOnce) {
 .input Dst offset=44 size=4
 .input Out2 offset=48 size=4
 .input Chunk offset=52 size=4
-    mov (M1_NM, 1) Tid(0,0)<1> %group_id_x(0,0)<0;1,0>
-    mul (M1_NM, 1) Cur(0,0)<1> Tid(0,0)<0;1,0> Chunk(0,0)<0;1,0>
-    add (M1_NM, 1) End(0,0)<1> Cur(0,0)<0;1,0> Chunk(0,0)<0;1,0>
-    mov (M1_NM, 8) Off(0,0)<1> 0x76543210:v
-    add (M1_NM, 8) Off(0,8)<1> Off(0,0)<1;1,0> 0x8:ud
-    shl (M1_NM, 16) Off(0,0)<1> Off(0,0)<1;1,0> 0x2:ud
-LOOP:
-    gather_scaled.4 (M1, 16) Gi Cur(0,0)<0;1,0> Off.0 I.0
+)" + kChunkStart + R"(    gather_scaled.4 (M1, 16) Gi Cur(0,0)<0;1,0> Off.0 I.0
     gather_scaled.4 (M1, 16) Si Cur(0,0)<0;1,0> Off.0 J.0
     gather_scaled.4 (M1, 16) Src 0x0:ud I.0 D.0
     scatter_scaled.4 (M1, 16) Dst Cur(0,0)<0;1,0> Off.0 D.0
@@ -350,11 +352,6 @@ LOOP:
     else gi[i] = srcBytes + 4 * (rng() % 64);                                       // out of bounds
     si[i] = (i / 16) % 8 != 3 && rng() % 8 == 0 ? outBytes + 4 * i : slots[i];
   }
-  auto bytesOf = [](const std::vector<uint32_t>& v) {
-    std::vector<uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-  };
   // The reference model: a 4-byte element is in bounds only if all its bytes are (E2).
   std::vector<uint32_t> dst(n), out2(n);
   for (uint32_t i = 0; i < n; ++i) {
@@ -381,12 +378,7 @@ LOOP:
       EXPECT_EQ(s[3].bytes, bytesOf(dst)) << "jobs " << jobs << (from ? " every surface deferred" : "");
       EXPECT_EQ(s[4].bytes, bytesOf(out2)) << "jobs " << jobs << (from ? " every surface deferred" : "");
       if (!first) first = r.stats;
-      EXPECT_EQ(r.stats.instructions, first->instructions);
-      EXPECT_EQ(r.stats.lanes, first->lanes);
-      for (size_t i = 0; i < r.stats.spaces.size(); ++i) {
-        EXPECT_EQ(r.stats.spaces[i].bytesRead, first->spaces[i].bytesRead) << r.stats.spaces[i].name;
-        EXPECT_EQ(r.stats.spaces[i].bytesWritten, first->spaces[i].bytesWritten) << r.stats.spaces[i].name;
-      }
+      expectSameCounts(r.stats, *first);
     }
   // Instructions: 6 before the loop, 9 per pass of 16 elements with the label (n / 16 / threads passes), ret.
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 9 * (n / 16 / threads) + 1));
@@ -448,11 +440,6 @@ END:
   for (uint32_t& v : src) v = static_cast<uint32_t>(rng());
   for (uint32_t& v : idx) v = static_cast<uint32_t>(rng() % n);
   for (uint32_t e = 0; e < n; ++e) want[e] = (e % 2 == 0 ? 0xdeadu : src[idx[e]]) + ((e / 16) % 2 ? 1 : 2);
-  auto bytesOf = [](const std::vector<uint32_t>& v) {
-    std::vector<uint8_t> b(v.size() * 4);
-    std::memcpy(b.data(), v.data(), b.size());
-    return b;
-  };
   sim::LaunchConfig cfg;
   cfg.grfSize = 64;
   cfg.groups = {threads, 1, 1};
