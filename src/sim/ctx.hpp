@@ -378,6 +378,7 @@ inline void atomicCopyOut(uint8_t* to, const uint8_t* regs, uint64_t bytes) {
   // 16-byte accesses are atomic) and C++ does not see, so a race of the
   // simulated kernel is not a C++ data race (docs/spec-decisions.md).
   if (sizeof(T) == 4 && (reinterpret_cast<uintptr_t>(to) & 15) == 0)
+#pragma GCC unroll 4
     for (; i + 16 <= bytes; i += 16) {
       const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(regs + i));
       asm volatile("movdqa %1, %0" : "=m"(*reinterpret_cast<__m128i*>(to + i)) : "x"(v));
