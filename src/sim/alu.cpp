@@ -616,18 +616,10 @@ void scalarAlu(Ctx& c, const DInst& d) {
 // consecutive dwords, src1 consecutive dwords or one value for every lane
 // (ScalarB), each source equal to the destination's bytes or apart from them.
 // Then lanes can be done four at a time in place.
+// N lanes of a dense instruction, four at a time: pa, pb the sources (pb
+// unused when ScalarB: bs), pr the destination.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
-[[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
-  c.lanes += N;
-  uint8_t* regs = c.t.regs.data();
-  const uint8_t* pa = regs + d.src[0].off[0];
-  const uint8_t* pb = regs + d.src[1].off[0];
-  uint8_t* pr = regs + d.dst.off[0];
-  uint32_t bs = 0;  // ScalarB: read before any lane is written
-  if constexpr (ScalarB) {
-    if (d.src[1].load32 == DOperand::Load32::Imm) bs = d.src[1].imm32[0];
-    else std::memcpy(&bs, pb, 4);
-  }
+[[gnu::always_inline]] inline void denseLanes(const uint8_t* pa, const uint8_t* pb, uint8_t* pr, uint32_t bs) {
   const uint32_t n = bs & 31;  // a shift count for every lane
 #pragma GCC unroll 8
   for (unsigned k = 0; k < N; k += 4) {
@@ -639,6 +631,47 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
     else r = op32<Op, Float>(a, b);
     std::memcpy(pr + 4 * k, &r, 16);
   }
+}
+// The sources' and destination's places of dense instruction d, and its scalar
+// src1 (ScalarB), read before any lane is written.
+struct DensePlaces {
+  const uint8_t* pa;
+  const uint8_t* pb;
+  uint8_t* pr;
+  uint32_t bs = 0;
+};
+template <bool ScalarB>
+[[gnu::always_inline]] inline DensePlaces densePlaces(Ctx& c, const DInst& d) {
+  uint8_t* regs = c.t.regs.data();
+  DensePlaces w{regs + d.src[0].off[0], regs + d.src[1].off[0], regs + d.dst.off[0]};
+  if constexpr (ScalarB) {
+    if (d.src[1].load32 == DOperand::Load32::Imm) w.bs = d.src[1].imm32[0];
+    else std::memcpy(&w.bs, w.pb, 4);
+  }
+  return w;
+}
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+[[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
+  c.lanes += N;
+  const DensePlaces w = densePlaces<ScalarB>(c, d);
+  denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
+}
+
+// A merged dense run (formRuns, DInst::runLen): instructions of one dense
+// handler whose destination and sources continue each other by N dwords (a
+// scalar src1: one immediate). Their lanes in order are one loop, which is the
+// order of the instructions one after another, four lanes read before they
+// are written, as in denseBody. Not every lane on: each instruction's own handler.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void mergedDense(Ctx& c, const DInst& d) {
+  if (chEnOf<N>(c, d) != execMaskBits(N)) {
+    for (unsigned k = 0; k < d.runLen; ++k) (&d)[k].fn(c, (&d)[k]);
+    return;
+  }
+  c.lanes += N * d.runLen;
+  DensePlaces w = densePlaces<ScalarB>(c, d);
+  for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
+    denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
 }
 
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
@@ -683,13 +716,15 @@ bool fastFltSrc(const DOperand& o) {
   return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
 }
 
-template <class X, bool Fused>
+enum class Form : uint8_t { Fn, Fused, Merged };
+template <class X, Form F>
 constexpr Handler member() {
-  if constexpr (Fused) return X::fused;
+  if constexpr (F == Form::Fused) return X::fused;
+  else if constexpr (F == Form::Merged) return X::merged;
   else return X::fn;
 }
-// H<Op, Float, exec>::fn, or its ::fused.
-template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, bool Fused = false>
+// H<Op, Float, exec>::fn, or its ::fused or ::merged.
+template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, Form Fused = Form::Fn>
 Handler byExec(unsigned exec) {
   switch (exec) {
     case 1: return member<H<Op, Float, 1>, Fused>();
@@ -758,11 +793,13 @@ template <Opcode Op, bool Float, unsigned N>
 struct DenseVecH {
   static constexpr Handler fn = denseAlu<Op, Float, N, false>;
   static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, false>>;
+  static constexpr Handler merged = mergedDense<Op, Float, N, false>;
 };
 template <Opcode Op, bool Float, unsigned N>
 struct DenseScalarH {
   static constexpr Handler fn = denseAlu<Op, Float, N, true>;
   static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, true>>;
+  static constexpr Handler merged = mergedDense<Op, Float, N, true>;
 };
 template <Opcode, bool Float, unsigned N>
 struct CmpH {
@@ -776,7 +813,8 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
 template <Opcode Op, bool Float>
 Handler pickDenseOp(DInst& d, int nsrc) {
   auto pick = [&]<template <Opcode, bool, unsigned> class H>() {
-    d.fusedFn = byExec<H, Op, Float, true>(d.exec);
+    d.fusedFn = byExec<H, Op, Float, Form::Fused>(d.exec);
+    d.mergedFn = byExec<H, Op, Float, Form::Merged>(d.exec);
     return byExec<H, Op, Float>(d.exec);
   };
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;

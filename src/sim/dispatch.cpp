@@ -470,8 +470,10 @@ constexpr unsigned kInterleave = 2;
 // (mergedRun): offsets known at decode and consecutive across the run, the raw
 // operands consecutive, one surface and scalar offset (which no GATHER of the
 // run writes), nothing to prefetch ahead.
+bool mergeableDense(const Program& p, size_t i, size_t j);
 bool mergeable(const Program& p, size_t i, size_t j) {
   const DInst& h = p.code[i];
+  if (h.addrKind == DInst::AddrKind::None) return mergeableDense(p, i, j);
   const uint32_t step = 4u * h.exec;
   for (size_t k = i; k < j; ++k) {
     const DInst& e = p.code[k];
@@ -482,6 +484,30 @@ bool mergeable(const Program& p, size_t i, size_t j) {
       return false;
     if (!e.storeAccess && e.goff.kind == DOperand::Kind::Reg && e.goff.off[0] + 4 > e.raw[1] && e.goff.off[0] < e.raw[1] + step)
       return false;  // this GATHER writes the scalar offset the later ones read
+  }
+  return true;
+}
+
+// A run [i, j) of one dense ALU handler (alu.cpp, mergedDense) whose
+// destination, src0 and a vector src1 each continue the instruction before by
+// exec dwords, and whose scalar src1 is one immediate (a register could be
+// written by an earlier instruction of the run).
+bool mergeableDense(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  const uint32_t step = 4u * h.exec;
+  const DOperand& hb = h.src[1];
+  for (size_t k = i + 1; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i) * step;
+    if (e.dst.off[0] != h.dst.off[0] + n || e.src[0].off[0] != h.src[0].off[0] + n || e.src[1].kind != hb.kind ||
+        e.src[1].load32 != hb.load32)
+      return false;
+    if (hb.kind == DOperand::Kind::None) continue;  // a one-source operation
+    if (hb.load32 == DOperand::Load32::Imm) {
+      if (e.src[1].imm32[0] != hb.imm32[0]) return false;
+    } else if (hb.load32 != DOperand::Load32::Contig || e.src[1].off[0] != hb.off[0] + n) {
+      return false;
+    }
   }
   return true;
 }
@@ -513,7 +539,7 @@ void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
     };
     for (size_t k = i; k < j;) {
       size_t m = k + 1;
-      if (!check && p.code[k].mergedFn)
+      if (p.code[k].mergedFn && (!check || p.code[k].addrKind == DInst::AddrKind::None))
         while (m < j && mergeable(p, k, m + 1)) ++m;
       if (m - k < 2) {
         ++k;

@@ -54,7 +54,7 @@ struct DInst {
   // runLen - 1 after it through fusedFn, which never yields (the dispatcher's
   // straight-line loop uses it; one step at a time uses fn).
   Handler fusedFn = nullptr;
-  Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED: the fused form of a merged run (formRuns)
+  Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED, dense ALU: the fused form of a merged run (formRuns)
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
