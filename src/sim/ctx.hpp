@@ -651,13 +651,47 @@ void mergedRun(Ctx& c, const DInst& d) {
   }
   fusedRun<N, &H::template allOnBody<N>>(c, d);
 }
-// fusedRun over H::allOnBody<N>; Merged: mergedRun; Checked: fusedRun over
-// H::allOnChecked<N> (observed).
-enum class Fused : uint8_t { Plain, Merged, Checked };
+// A merged lanes run (formRuns, mergeableLanes): GATHER_SCALED.4 instructions
+// whose Element_offset and destination operands continue each other, on one
+// surface off DRAM and one scalar offset, none writing what a later one
+// reads. Every lane on: all their lane addresses and one bounds test, then
+// each instruction's loads in order, the same as one after another. Else (a
+// lane off, out of bounds or unaligned) each instruction as fusedRun does it.
+constexpr unsigned kMaxLanesRun = 8;  // instructions (formRuns keeps runs of lanes this short)
+template <unsigned N, class H>
+void mergedLanes(Ctx& c, const DInst& d) {
+  Space& s = c.spaces[d.surface];
+  if (N % 4 == 0 && chEnOf<N>(c, d) == execMaskBits(N) && s.size >= 4) {
+    const unsigned n = d.runLen;
+    uint32_t addr[N * kMaxLanesRun];
+    const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)
+    const uint8_t* regs = c.t.regs.data();
+    bool fit = true;
+    for (unsigned k = 0; k < n; ++k) {
+      uint32_t off[N];
+      copyFixed<sizeof off>(off, regs + d.raw[0] + 4 * N * k);
+      addScalar<N>(addr + N * k, off, g);
+      fit = fit && dwordLanesFit<N>(s, addr + N * k);
+    }
+    if (fit) {
+      for (unsigned k = 0; k < n; ++k)
+        H::template moveDwords<N>(s, Dwords::Lanes, addr + N * k, c.t.regs.data() + d.raw[1] + 4 * N * k);
+      c.lanes += uint64_t{N} * n;
+      c.spaceBytes[s.statIndex][H::kStatWrite] += uint64_t{4} * N * n;
+      return;
+    }
+  }
+  fusedRun<N, &H::template allOnBody<N>>(c, d);
+}
+
+// fusedRun over H::allOnBody<N>; Merged: mergedRun; Lanes: mergedLanes;
+// Checked: fusedRun over H::allOnChecked<N> (observed).
+enum class Fused : uint8_t { Plain, Merged, Lanes, Checked };
 template <class H, Fused F = Fused::Plain>
 Handler fusedForExec(unsigned exec) {
   auto pick = [&]<unsigned N>() -> Handler {
     if constexpr (F == Fused::Merged) return &mergedRun<N, H>;
+    else if constexpr (F == Fused::Lanes) return &mergedLanes<N, H>;
     else if constexpr (F == Fused::Checked) return &fusedRun<N, &H::template allOnChecked<N>>;
     else return &fusedRun<N, &H::template allOnBody<N>>;
   };

@@ -512,6 +512,28 @@ bool mergeableDense(const Program& p, size_t i, size_t j) {
   return true;
 }
 
+// A run [i, j) of GATHER_SCALED.4 with lane addresses (ctx.hpp, mergedLanes):
+// Element_offset and destination continue each other by exec dwords, one
+// surface and scalar offset; no destination meets a later instruction's
+// offsets or the scalar offset (they are all read first).
+bool mergeableLanes(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  const uint32_t step = 4u * h.exec;
+  const ByteRange offs{h.raw[0], h.raw[0] + static_cast<uint32_t>(j - i) * step};
+  for (size_t k = i; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i) * step;
+    if (e.offRun || e.numBlocks != 4 || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.raw[0] != h.raw[0] + n ||
+        e.raw[1] != h.raw[1] + n)
+      return false;
+    const ByteRange dst{e.raw[1], e.raw[1] + step};
+    if (e.raw[1] != e.raw[0] && dst.meets(offs)) return false;  // (in place, each reads its own lanes first)
+    if (e.goff.kind == DOperand::Kind::Reg && dst.meets(ByteRange{e.goff.off[0], e.goff.off[0] + 4})) return false;
+  }
+  return true;
+}
+
 // Runs of instructions one fusedRun does (DInst::runLen): consecutive
 // instructions with a fused form, the same handler and the same channel-enable
 // fields, none that can yield (on a DRAM surface, offsets not known consecutive).
@@ -539,15 +561,20 @@ void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
     };
     for (size_t k = i; k < j;) {
       size_t m = k + 1;
-      if (p.code[k].mergedFn && (!check || p.code[k].addrKind == DInst::AddrKind::None))
+      Handler merged = p.code[k].mergedFn;
+      if (merged && (!check || p.code[k].addrKind == DInst::AddrKind::None))
         while (m < j && mergeable(p, k, m + 1)) ++m;
+      if (m - k < 2 && !check && p.code[k].lanesFn) {
+        merged = p.code[k].lanesFn;
+        while (m < j && m - k < kMaxLanesRun && mergeableLanes(p, k, m + 1)) ++m;
+      }
       if (m - k < 2) {
         ++k;
         continue;
       }
       close(k);
       p.code[k].runLen = static_cast<uint8_t>(m - k);
-      p.code[k].fusedFn = p.code[k].mergedFn;
+      p.code[k].fusedFn = merged;
       k = f = m;
     }
     close(j);

@@ -65,6 +65,7 @@ struct Gather : ScaledAccess<Gather, false> {
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
   setScaledHandlers<Gather>(d);
+  d.lanesFn = fusedForExec<Gather, Fused::Lanes>(d.exec);
 }
 
 }  // namespace visakit::sim

@@ -234,11 +234,6 @@ Program decode(const Kernel& k, unsigned grfSize) {
 
 namespace {
 
-struct ByteRange {
-  uint32_t lo = 0, hi = 0;  // [lo, hi)
-  bool meets(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
-};
-
 // Register bytes an instruction writes (its destination), or nullopt-like empty.
 ByteRange regWrites(const DInst& d) {
   if (d.addrKind != DInst::AddrKind::None || d.control) {

@@ -19,6 +19,12 @@ struct DInst;
 using Handler = void (*)(Ctx&, const DInst&);
 
 // A decoded vector operand.
+// Bytes [lo, hi) of the register file.
+struct ByteRange {
+  uint32_t lo = 0, hi = 0;
+  bool meets(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
+};
+
 struct DOperand {
   enum class Kind : uint8_t { None, Reg, Imm, Pred, Null };
   // Reg, lanes < exec: Contig = off[k] = off[0] + k * type size; Bcast = all off[0]; else Gen.
@@ -55,6 +61,7 @@ struct DInst {
   // straight-line loop uses it; one step at a time uses fn).
   Handler fusedFn = nullptr;
   Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED, dense ALU: the fused form of a merged run (formRuns)
+  Handler lanesFn = nullptr;   // GATHER_SCALED: the fused form of a merged lanes run (formRuns)
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
