@@ -657,8 +657,10 @@ void mergedRun(Ctx& c, const DInst& d) {
 // reads. Every lane on: all their lane addresses and one bounds test, then
 // each instruction's loads in order, the same as one after another. Else (a
 // lane off, out of bounds or unaligned) each instruction as fusedRun does it.
+// Checked (--check, a surface the kernel never writes): in bounds, no checker
+// has anything to report (as quietRead); else each instruction observed.
 constexpr unsigned kMaxLanesRun = 8;  // instructions (formRuns keeps runs of lanes this short)
-template <unsigned N, class H>
+template <unsigned N, class H, bool Checked = false>
 void mergedLanes(Ctx& c, const DInst& d) {
   Space& s = c.spaces[d.surface];
   if (N % 4 == 0 && chEnOf<N>(c, d) == execMaskBits(N) && s.size >= 4) {
@@ -681,17 +683,19 @@ void mergedLanes(Ctx& c, const DInst& d) {
       return;
     }
   }
-  fusedRun<N, &H::template allOnBody<N>>(c, d);
+  if constexpr (Checked) fusedRun<N, &H::template allOnChecked<N>>(c, d);
+  else fusedRun<N, &H::template allOnBody<N>>(c, d);
 }
 
-// fusedRun over H::allOnBody<N>; Merged: mergedRun; Lanes: mergedLanes;
-// Checked: fusedRun over H::allOnChecked<N> (observed).
-enum class Fused : uint8_t { Plain, Merged, Lanes, Checked };
+// fusedRun over H::allOnBody<N>; Merged: mergedRun; Lanes: mergedLanes
+// (CheckedLanes: observed); Checked: fusedRun over H::allOnChecked<N> (observed).
+enum class Fused : uint8_t { Plain, Merged, Lanes, CheckedLanes, Checked };
 template <class H, Fused F = Fused::Plain>
 Handler fusedForExec(unsigned exec) {
   auto pick = [&]<unsigned N>() -> Handler {
     if constexpr (F == Fused::Merged) return &mergedRun<N, H>;
     else if constexpr (F == Fused::Lanes) return &mergedLanes<N, H>;
+    else if constexpr (F == Fused::CheckedLanes) return &mergedLanes<N, H, true>;
     else if constexpr (F == Fused::Checked) return &fusedRun<N, &H::template allOnChecked<N>>;
     else return &fusedRun<N, &H::template allOnBody<N>>;
   };

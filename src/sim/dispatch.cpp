@@ -564,8 +564,10 @@ void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
       Handler merged = p.code[k].mergedFn;
       if (merged && (!check || p.code[k].addrKind == DInst::AddrKind::None))
         while (m < j && mergeable(p, k, m + 1)) ++m;
-      if (m - k < 2 && !check && p.code[k].lanesFn) {
-        merged = p.code[k].lanesFn;
+      // (--check: only reads of a surface without a race shadow, which the kernel never writes)
+      const uint32_t id = p.code[k].surface;
+      if (m - k < 2 && p.code[k].lanesFn && (!check || (id != kSurfSlm && !spaces[id].shadow))) {
+        merged = check ? p.code[k].checkedLanesFn : p.code[k].lanesFn;
         while (m < j && m - k < kMaxLanesRun && mergeableLanes(p, k, m + 1)) ++m;
       }
       if (m - k < 2) {

@@ -66,6 +66,7 @@ void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
   setScaledHandlers<Gather>(d);
   d.lanesFn = fusedForExec<Gather, Fused::Lanes>(d.exec);
+  d.checkedLanesFn = fusedForExec<Gather, Fused::CheckedLanes>(d.exec);
 }
 
 }  // namespace visakit::sim

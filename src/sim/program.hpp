@@ -62,6 +62,7 @@ struct DInst {
   Handler fusedFn = nullptr;
   Handler mergedFn = nullptr;  // GATHER/SCATTER_SCALED, dense ALU: the fused form of a merged run (formRuns)
   Handler lanesFn = nullptr;   // GATHER_SCALED: the fused form of a merged lanes run (formRuns)
+  Handler checkedLanesFn = nullptr;  // lanesFn with --check observers attached
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
