@@ -540,16 +540,17 @@ inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
   observeLanes<N>(c, d, c.spaces[d.surface], en, addr, d.numBlocks, write);
 }
 
-// The first test of GATHER/SCATTER_SCALED without observers when every lane is
-// on, taken when the elements are dwords:
-// Run: the lanes are consecutive and the run is in bounds (E2), one copy at
-// addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
-// accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
 // Every dword lane addr[0..N) in bounds (E2) and aligned.
 template <unsigned N>
 [[gnu::always_inline]] inline bool dwordLanesFit(const Space& s, const uint32_t* addr) {
   return s.size >= 4 && allAtMost<N>(addr, static_cast<uint32_t>(std::min<uint64_t>(s.size - 4, 0xffffffffu)), 3);
 }
+
+// The first test of GATHER/SCATTER_SCALED without observers when every lane is
+// on, taken when the elements are dwords:
+// Run: the lanes are consecutive and the run is in bounds (E2), one copy at
+// addr[0] (no two lanes meet; a run never yields). Lanes: on a surface whose
+// accesses are not deferred (not DRAM), every lane in bounds and aligned, at addr.
 // Dram: scattered lanes on a DRAM surface, addr worked out; the caller yields
 // or takes them as Lanes (dramLanes).
 enum class Dwords : uint8_t { No, Run, Lanes, Dram };
