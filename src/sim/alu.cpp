@@ -664,10 +664,7 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 // are written, as in denseBody. Not every lane on: each instruction's own handler.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 void mergedDense(Ctx& c, const DInst& d) {
-  if (chEnOf<N>(c, d) != execMaskBits(N)) {
-    for (unsigned k = 0; k < d.runLen; ++k) (&d)[k].fn(c, (&d)[k]);
-    return;
-  }
+  if (chEnOf<N>(c, d) != execMaskBits(N)) return fusedRun<N, denseBody<Op, Float, N, ScalarB>>(c, d);
   c.lanes += N * d.runLen;
   DensePlaces w = densePlaces<ScalarB>(c, d);
   for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)

@@ -466,28 +466,6 @@ namespace {
 // lines are then prefetched one pass of the other thread ahead.
 constexpr unsigned kInterleave = 2;
 
-// A run [i, j) of GATHER/SCATTER_SCALED (same handler) that is one dword run
-// (mergedRun): offsets known at decode and consecutive across the run, the raw
-// operands consecutive, one surface and scalar offset (which no GATHER of the
-// run writes), nothing to prefetch ahead.
-bool mergeableDense(const Program& p, size_t i, size_t j);
-bool mergeable(const Program& p, size_t i, size_t j) {
-  const DInst& h = p.code[i];
-  if (h.addrKind == DInst::AddrKind::None) return mergeableDense(p, i, j);
-  const uint32_t step = 4u * h.exec;
-  for (size_t k = i; k < j; ++k) {
-    const DInst& e = p.code[k];
-    const uint32_t n = static_cast<uint32_t>(k - i);
-    if (!e.offRun || e.numBlocks != 4 || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
-        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.offBase != h.offBase + n * step ||
-        e.raw[1] != h.raw[1] + n * step)
-      return false;
-    if (!e.storeAccess && e.goff.kind == DOperand::Kind::Reg && e.goff.off[0] + 4 > e.raw[1] && e.goff.off[0] < e.raw[1] + step)
-      return false;  // this GATHER writes the scalar offset the later ones read
-  }
-  return true;
-}
-
 // A run [i, j) of one dense ALU handler (alu.cpp, mergedDense) whose
 // destination, src0 and a vector src1 each continue the instruction before by
 // exec dwords, and whose scalar src1 is one immediate (a register could be
@@ -530,6 +508,27 @@ bool mergeableLanes(const Program& p, size_t i, size_t j) {
     const ByteRange dst{e.raw[1], e.raw[1] + step};
     if (e.raw[1] != e.raw[0] && dst.meets(offs)) return false;  // (in place, each reads its own lanes first)
     if (e.goff.kind == DOperand::Kind::Reg && dst.meets(ByteRange{e.goff.off[0], e.goff.off[0] + 4})) return false;
+  }
+  return true;
+}
+
+// A run [i, j) of GATHER/SCATTER_SCALED (same handler) that is one dword run
+// (mergedRun): offsets known at decode and consecutive across the run, the raw
+// operands consecutive, one surface and scalar offset (which no GATHER of the
+// run writes), nothing to prefetch ahead. A dense ALU run: mergeableDense.
+bool mergeable(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  if (h.addrKind == DInst::AddrKind::None) return mergeableDense(p, i, j);
+  const uint32_t step = 4u * h.exec;
+  for (size_t k = i; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i);
+    if (!e.offRun || e.numBlocks != 4 || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.offBase != h.offBase + n * step ||
+        e.raw[1] != h.raw[1] + n * step)
+      return false;
+    if (!e.storeAccess && e.goff.kind == DOperand::Kind::Reg && e.goff.off[0] + 4 > e.raw[1] && e.goff.off[0] < e.raw[1] + step)
+      return false;  // this GATHER writes the scalar offset the later ones read
   }
   return true;
 }
