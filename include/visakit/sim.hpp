@@ -63,7 +63,8 @@ struct LaunchConfig {
   std::optional<uint64_t> hideLatencyFromBytes;
   // The kernel's start that is the same in every thread (NoMask, unpredicated
   // ALU instructions on immediates and inputs) is done once per launch instead
-  // of in every thread. Results do not depend on it (off: for comparison).
+  // of in every thread, and one-lane values affine in the thread's ids are
+  // written at its start. Results do not depend on it (off: for comparison).
   bool foldConstantStart = true;
   unsigned maxExamples = 4;              // addresses kept per finding
   // General-variable kernel inputs (.input): name and value text

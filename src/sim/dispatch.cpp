@@ -174,9 +174,10 @@ struct Shared {
   Dims dims;
   uint32_t dispatchMask = 0;
   std::vector<InputImage> inputs;
-  // The register bytes every thread starts with: zero (E29) but for the inputs.
+  // The register bytes every thread starts with: zero (E29) but for the inputs
+  // and the folded start; whole 16-byte blocks.
   std::vector<uint8_t> regImage;
-  uint64_t foldedLanes = 0;  // of the instructions done into regImage (foldConstantStart)
+  ThreadStart start;  // planThreadStart
   std::vector<Space> spaces;  // template; SLM filled per worker
   Space urb;
   uint64_t slmBytes = 0;
@@ -224,13 +225,20 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
   RaceShadow slmShadow;
 };
 
-// A host thread's context for the launch: its register file and predicates
-// (zero), the bound spaces, statistics by space.
+// A thread state's register file and predicates for the launch: the image,
+// zero past it; initThread then rewrites only what the last thread may have changed.
+void startState(ThreadState& t, const Shared& sh) {
+  t.regs.assign(sh.prog->regBytes, 0);
+  std::copy(sh.regImage.begin(), sh.regImage.end(), t.regs.begin());
+  t.preds.assign(sh.prog->numPreds + 1, 0);
+}
+
+// A host thread's context for the launch: its thread state, the bound spaces,
+// statistics by space.
 void startCtx(Ctx& c, const Shared& sh) {
   const Program& prog = *sh.prog;
   c.prog = &prog;
-  c.t.regs.assign(prog.regBytes, 0);
-  c.t.preds.assign(prog.numPreds + 1, 0);
+  startState(c.t, sh);
   c.spaces = sh.spaces;
   c.urb = sh.urb;
   c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
@@ -256,10 +264,14 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
   // Every variable starts at zero (E29; the padding past them is never written),
-  // the kernel inputs at their values, with the constant start already done
-  // (foldConstantStart).
-  if (!sh.regImage.empty()) std::memcpy(t.regs.data(), sh.regImage.data(), sh.regImage.size());
-  c.lanes += sh.foldedLanes;  // (their steps are counted where they stand)
+  // the kernel inputs at their values, with the folded start already done
+  // (planThreadStart). The state holds the image since startState: only the
+  // bytes an instruction may have written are copied again.
+  const uint8_t* img = sh.regImage.data();
+  uint8_t* regs = t.regs.data();
+  for (const ByteRange& r : sh.start.rewrite)
+    for (uint32_t b = r.lo; b < r.hi; b += 16) std::memcpy(regs + b, img + b, 16);
+  c.lanes += sh.start.foldedLanes;  // (their steps are counted where they stand)
   if (t.preds.size() <= 2) {  // (predicate ids 1..numPreds; most kernels have at most one)
     t.preds.front() = 0;
     t.preds.back() = 0;
@@ -272,15 +284,13 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   else tc = threadCoord(*sh.cfg, tid);
   w.lastTid = tid;
   // Chapter 3 "Thread Organization": the thread's ids in the predefined variables
-  // (laid out only when the kernel names them).
-  auto setId = [&](uint32_t var, auto v) {
-    if (p.vars[var].present) c.setReg(p.vars[var].offset, v);
-  };
-  setId(kVarThreadX, static_cast<uint16_t>(tc.x));
-  setId(kVarThreadY, static_cast<uint16_t>(tc.y));
-  setId(kVarGroupX, tc.gx);
-  setId(kVarGroupY, tc.gy);
-  setId(kVarGroupZ, tc.gz);
+  // (those an instruction reads), then the values of the start computed from them.
+  const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
+                                       tc.gz};  // (in kThreadIdVars order)
+  for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+  for (const ThreadAffine& a : sh.start.affine)
+    c.setReg(a.offset, a.c0 + a.coef[0] * ids[0] + a.coef[1] * ids[1] + a.coef[2] * ids[2] + a.coef[3] * ids[3] +
+                           a.coef[4] * ids[4]);
   // E8: the first N lanes of the execution mask are on at entry.
   t.tid = tid;
   t.steps = 0;
@@ -675,10 +685,7 @@ void workerMain(Shared& sh, Worker& w) {
   // while units remain. Threads that never yield cost no switch at all.
   std::array<ThreadState, kInterleave> parked;
   std::array<bool, kInterleave> live{};
-  for (ThreadState& t : parked) {
-    t.regs.assign(w.c.t.regs.size(), 0);
-    t.preds.assign(w.c.t.preds.size(), 0);
-  }
+  for (ThreadState& t : parked) startState(t, sh);
   bool exhausted = !nextUnit(unit);
   if (exhausted) return;
   unsigned cur = 0, inFlight = 1;
@@ -820,10 +827,10 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.dispatchMask = execMaskBits(simd);
   std::string err;
   if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
-  sh.regImage.assign(prog.usedBytes, 0);
+  sh.regImage.assign((prog.usedBytes + 15) / 16 * 16, 0);  // (within regBytes: kRegPad)
   for (const InputImage& in : sh.inputs)  // (an input is a laid-out variable: inside usedBytes)
     std::copy(in.bytes.begin(), in.bytes.end(), sh.regImage.begin() + in.offset);
-  if (cfg.foldConstantStart) sh.foldedLanes = foldConstantStart(prog, sh.regImage);
+  sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask);
 
   // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
   sh.unitIsGroup = prog.usesSlm;

@@ -64,6 +64,7 @@ struct Gather : ScaledAccess<Gather, false> {
 
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
+  d.rawRead = {4u * d.exec, 0};  // (Dst is written)
   setScaledHandlers<Gather>(d);
   d.lanesFn = fusedForExec<Gather, Fused::Lanes>(d.exec);
   d.checkedLanesFn = fusedForExec<Gather, Fused::CheckedLanes>(d.exec);

@@ -75,6 +75,7 @@ struct QwScatter {
 
 void decodeQwScatter(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Offset", "Src"});
+  d.rawRead = {4u * d.exec, 8u * d.numBlocks * d.exec};  // a UD offset, then numBlocks qwords per lane
   setMemoryHandlers<QwScatter>(d);
 }
 

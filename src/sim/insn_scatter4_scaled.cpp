@@ -80,6 +80,8 @@ struct Scatter4 {
 
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
+  // (an enabled channel's plane is max(exec_size, GRF_SIZE / 4) dwords)
+  d.rawRead = {4u * d.exec, 4u * laneCount(d.chMask) * std::max<uint32_t>(d.exec, p.grfSize / 4)};
   setMemoryHandlers<Scatter4>(d);
 }
 

@@ -67,6 +67,7 @@ struct Scatter : ScaledAccess<Scatter, true> {
 
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
+  d.rawRead = {4u * d.exec, 4u * d.exec};
   setScaledHandlers<Scatter>(d);
 }
 

@@ -70,7 +70,7 @@ struct DInst {
   // (nextStep): `advBytes` is that distance in the code array, in bytes.
   Handler stepFn = nullptr;
   uint32_t advBytes = 0;
-  bool folded = false;  // done at launch (foldConstantStart); fn only counts the step
+  bool folded = false;  // done at launch (planThreadStart); fn only counts the step
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
   // Instructions from this one to the next control instruction or tail (or
@@ -112,6 +112,9 @@ struct DInst {
   DOperand goff;          // scalar global offset (Reg lane 0, or Imm)
   std::array<uint32_t, 4> raw{};   // byte offsets of the raw operands in the register file
   std::array<bool, 4> rawNull{};
+  // Bytes of each raw operand whose values the instruction reads (its page's
+  // layout; 0: none, as for a destination).
+  std::array<uint32_t, 4> rawRead{};
 
   // Control
   uint32_t target = 0;  // instruction index of the label
@@ -178,12 +181,41 @@ void planStaticOffsets(Program& p);
 // The predefined variables that hold a thread's ids (set per thread, chapter 3
 // "Thread Organization").
 constexpr std::array<unsigned, 5> kThreadIdVars = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
-// At launch: the NoMask, unpredicated ALU instructions of the kernel's start
-// (before its first memory, control or label instruction) whose results are the
-// same in every thread are done once, into `image` (the register bytes every
-// thread starts with). They stay in the code as steps (DInst::folded) that do
-// nothing. Returns their lanes, which every thread counts at its start.
-uint64_t foldConstantStart(Program& p, std::vector<uint8_t>& image);
+// A register dword each thread sets at its start (planThreadStart), an affine
+// function of its ids: c0 + coef[0] * %thread_x + coef[1] * %thread_y +
+// coef[2] * %group_id_x + coef[3] * %group_id_y + coef[4] * %group_id_z, mod 2^32.
+struct ThreadAffine {
+  uint32_t offset = 0;
+  uint32_t c0 = 0;
+  std::array<uint32_t, 5> coef{};
+};
+
+// What starting a thread takes (planThreadStart).
+struct ThreadStart {
+  uint64_t foldedLanes = 0;            // of the folded instructions, counted by every thread
+  std::vector<ThreadAffine> affine;    // written after the ids, in this order
+  struct Id {
+    uint32_t offset = 0;
+    uint8_t bytes = 4, which = 0;  // which: index in kThreadIdVars
+  };
+  std::vector<Id> ids;                 // the ids an instruction left in the code reads
+  // Bytes of the image an instruction left in the code may write, but for
+  // those the thread's straight-line start writes before reading (in 16-byte
+  // blocks): copied from the image per thread; the others keep the image's
+  // value once a thread state holds it.
+  std::vector<ByteRange> rewrite;
+};
+
+// At launch, with `fold`: the NoMask, unpredicated ALU instructions of the
+// kernel's start (before its first memory, control or label instruction) whose
+// results are the same in every thread are done once, into `image` (the
+// register bytes every thread starts with); one-lane MOV, ADD, MUL and SHL into
+// a dword whose result is affine in the thread's ids become a ThreadAffine.
+// They stay in the code as steps (DInst::folded) that do nothing. Then, with or
+// without `fold`: which ids and affine values are read, and which image bytes
+// written, by the instructions left in the code (with the execution mask at
+// entry `dispatchMask`).
+ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask);
 
 // Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d);

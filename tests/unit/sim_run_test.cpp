@@ -300,6 +300,52 @@ TEST(SimRun, InterleavedThreadsGiveTheSameResults) {
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
 }
 
+// Values of the start worked out from the thread's ids (planThreadStart) are
+// affine in them only where they are read as their own type: %thread_x read
+// through a W alias is sign-extended (MOV page; chapter 4: W is signed), so
+// thread 40000 gets 40000 - 65536, which no affine function of x gives for
+// every x. A = sext16(x) + 1, B = zext(x) + 1 (UW); each thread stores both at 8x.
+TEST(SimRun, ThreadIdsReadAsSignedWordsAreSignExtended) {
+  Module m = build(std::string(kHeader) + R"(.decl TW v_type=G type=w num_elts=1 alias=<%thread_x, 0>
+.decl A v_type=G type=d num_elts=1 align=dword
+.decl B v_type=G type=ud num_elts=1 align=dword
+.decl Base v_type=G type=ud num_elts=1 align=dword
+.decl Off v_type=G type=ud num_elts=2 align=GRF
+.decl V v_type=G type=ud num_elts=2 align=GRF
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 1) A(0,0)<1> TW(0,0)<0;1,0>
+    add (M1_NM, 1) A(0,0)<1> A(0,0)<0;1,0> 0x1:d
+    mov (M1_NM, 1) B(0,0)<1> %thread_x(0,0)<0;1,0>
+    add (M1_NM, 1) B(0,0)<1> B(0,0)<0;1,0> 0x1:ud
+    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x3:ud
+    mov (M1_NM, 1) Off(0,1)<1> 0x4:ud
+    mov (M1_NM, 1) V(0,0)<1> A(0,0)<0;1,0>
+    mov (M1_NM, 1) V(0,1)<1> B(0,0)<0;1,0>
+    scatter_scaled.4 (M1_NM, 2) Out Base(0,0)<0;1,0> Off.0 V.0
+    ret (M1, 1)
+)");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  constexpr uint32_t kThreads = 40000;
+  for (bool fold : {true, false})
+    for (unsigned jobs : {1u, 2u}) {
+      sim::LaunchConfig cfg;
+      cfg.groupThreads = kThreads;
+      cfg.simd = 16;
+      cfg.jobs = jobs;
+      cfg.foldConstantStart = fold;
+      std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(kThreads * 8, 0)}};
+      sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      for (uint32_t x = 0; x < kThreads; ++x) {
+        uint32_t v[2];
+        std::memcpy(v, s[0].bytes.data() + 8 * x, 8);
+        const uint32_t a = static_cast<uint32_t>(x < 32768 ? int32_t(x) + 1 : int32_t(x) - 65536 + 1);
+        ASSERT_EQ(v[0], a) << "thread " << x << " fold " << fold << " jobs " << jobs;
+        ASSERT_EQ(v[1], x + 1) << "thread " << x << " fold " << fold << " jobs " << jobs;
+      }
+    }
+}
+
 // Latency hiding on scattered dword lanes with every lane on (dramLanes): a
 // thread yields once with its lines prefetched, then its in-bounds aligned
 // lanes take the tight loop; a lane out of bounds or unaligned sends the
