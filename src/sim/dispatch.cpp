@@ -184,6 +184,12 @@ struct Shared {
   uint32_t slmStat = 0;
   bool unitIsGroup = true;
   bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
+  // A kernel whose code is one straight-line run, ended by an unpredicated
+  // one-lane RET or by its end (runStraight): where the run's first
+  // instruction that is not folded is, where it ends, a thread's steps, and
+  // the lanes its RET counts. straightSteps 0: not such a kernel.
+  uint32_t straightFrom = 0, straightEnd = 0;
+  uint64_t straightSteps = 0, straightRetLanes = 0;
   uint64_t units = 0;
   // Host thread j takes units from its own contiguous range first, `batch` at a
   // time, then from the others' (once its own is done): a launch that follows on
@@ -378,6 +384,23 @@ template <bool CanYield>
 // loop, whose threads are short. A loop's thread is a long stream of
 // independent work already: there lock step gained 1-3 % on one host thread,
 // and on two it was slower in most runs (round 7; docs/performance.md).
+// K threads of a straight kernel (Shared::straightSteps) in lock step, as
+// runGang, with nothing to check on the way: every instruction but the RET
+// is straight-line, so the execution mask stays the dispatch mask, and the
+// thread's steps (room left under --max-steps) are the code's length.
+template <unsigned K>
+void runStraight(Shared& sh, Ctx* const* g) {
+  const DInst* code = sh.prog->code.data();
+  const DInst* last = code + sh.straightEnd;
+  for (const DInst* d = code + sh.straightFrom; d < last; d = nextStep(d))
+    for (unsigned i = 0; i < K; ++i) d->stepFn(*g[i], *d);
+  for (unsigned i = 0; i < K; ++i) {
+    g[i]->instructions += sh.straightSteps;
+    g[i]->lanes += sh.straightRetLanes;  // (RET page: the thread ends)
+    g[i]->t.done = true;
+  }
+}
+
 template <unsigned K>
 void runGang(Shared& sh, Ctx* const* g) {
   const Program& p = *sh.prog;
@@ -657,7 +680,8 @@ void workerMain(Shared& sh, Worker& w) {
         unsigned n = 0;
         while (n < kGang && nextUnit(unit)) initThread(sh, w, *g[n++], static_cast<uint32_t>(unit));
         if (n == kGang) {
-          runGang<kGang>(sh, g);
+          if (sh.straightSteps) runStraight<kGang>(sh, g);
+          else runGang<kGang>(sh, g);
           continue;
         }
         for (unsigned i = 0; i < n; ++i) runSlice<false>(sh, *g[i]);
@@ -881,6 +905,17 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   }
   sh.slmBytes = slmBytes;
   fitToLaunch(prog, sh.spaces, cfg.check);
+  if (!prog.code.empty()) {
+    const DInst& ret = prog.code.back();
+    const bool retLast = k.code.back().op == Opcode::RET && ret.exec == 1 && !ret.predId;
+    const uint32_t end = static_cast<uint32_t>(prog.code.size()) - (retLast ? 1 : 0);
+    if (prog.code[0].straight == end && prog.code.size() + 1 < cfg.maxSteps) {
+      while (sh.straightFrom < end && prog.code[sh.straightFrom].folded) ++sh.straightFrom;
+      sh.straightEnd = end;
+      sh.straightSteps = prog.code.size();
+      sh.straightRetLanes = retLast ? laneCount(sh.dispatchMask) : 0;
+    }
+  }
   if (prog.usesSlm) {
     sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
     statNames.push_back("%slm");

@@ -300,6 +300,48 @@ TEST(SimRun, InterleavedThreadsGiveTheSameResults) {
   EXPECT_EQ(first->instructions, uint64_t{threads} * (6 + 13 * (n / 16 / threads) + 1));
 }
 
+// A kernel that is one straight-line run (runStraight) counts what the
+// step-by-step dispatcher counts: --max-steps one above the code's length
+// leaves no room for the straight loop, --check runs each thread alone.
+// Per thread (MOV/ADD/SHL and RET pages: lanes = enabled channels; SIMD s
+// dispatch): the Offs start 8 + 8 + 16 lanes, Base 1, Data s, the scatter s,
+// and RET (exec 1) ends the thread counting its s lanes; without the RET the
+// thread runs off the end, one instruction and s lanes fewer.
+TEST(SimRun, StraightKernelsCountAsStepByStep) {
+  for (bool ret : {true, false}) {
+    Module m = build(std::string(kHeader) + kOffsDataBase + ".decl Out v_type=T num_elts=1\n" + kByteOffsets +
+                     R"(    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    mov (M1, 16) Data(0,0)<1> %thread_x(0,0)<0;1,0>
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 Data.0
+)" + (ret ? "    ret (M1, 1)\n" : ""));
+    ASSERT_EQ(m.kernels.size(), 1u);
+    const uint64_t steps = ret ? 7 : 6;
+    for (unsigned simd : {8u, 16u})
+      for (unsigned jobs : {1u, 2u})
+        for (int how = 0; how < 3; ++how) {
+          constexpr uint32_t kThreads = 5;
+          sim::LaunchConfig cfg;
+          cfg.threads = {kThreads, 1};
+          cfg.simd = simd;
+          cfg.jobs = jobs;
+          if (how == 1) cfg.maxSteps = steps + 1;
+          cfg.check = how == 2;
+          std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(kThreads * 64, 0xee)}};
+          sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+          ASSERT_TRUE(r.ok()) << r.error;
+          const std::string what = fmt::format("ret {} simd {} jobs {} how {}", ret, simd, jobs, how);
+          EXPECT_EQ(r.stats.instructions, kThreads * steps) << what;
+          EXPECT_EQ(r.stats.lanes, kThreads * (33 + (ret ? 3 : 2) * uint64_t{simd})) << what;
+          for (uint32_t t = 0; t < kThreads; ++t)
+            for (uint32_t i = 0; i < 16; ++i) {
+              uint32_t v;
+              std::memcpy(&v, s[0].bytes.data() + t * 64 + 4 * i, 4);
+              ASSERT_EQ(v, i < simd ? t : 0xeeeeeeeeu) << what << " thread " << t << " dword " << i;
+            }
+        }
+  }
+}
+
 // Values of the start worked out from the thread's ids (planThreadStart) are
 // affine in them only where they are read as their own type: %thread_x read
 // through a W alias is sign-extended (MOV page; chapter 4: W is signed), so
