@@ -370,20 +370,6 @@ template <bool CanYield>
   return true;
 }
 
-// K simulated threads in lock step, all started at the first instruction:
-// each instruction of a straight-line run, and then its tail, runs for one
-// thread and at once for the next. Their work is independent, so the host
-// core overlaps one thread's memory and register-file latencies with the
-// others' (a thread of dispatch.visaasm is longer than the core's window), and
-// one pass of the dispatcher serves K threads. Where their paths part
-// (control flow, lanes waiting, --max-steps near), each goes on alone
-// (runSlice). Each thread runs its own instructions in its own order; only
-// the order between threads of their accesses to a surface changes (E30).
-// Only for threads on their own: no SLM (E10 runs a group's threads one after
-// another), no --check, nothing that yields; and only for kernels without a
-// loop, whose threads are short. A loop's thread is a long stream of
-// independent work already: there lock step gained 1-3 % on one host thread,
-// and on two it was slower in most runs (round 7; docs/performance.md).
 // K threads of a straight kernel (Shared::straightSteps) in lock step, as
 // runGang, with nothing to check on the way: every instruction but the RET
 // is straight-line, so the execution mask stays the dispatch mask, and the
@@ -401,6 +387,20 @@ void runStraight(Shared& sh, Ctx* const* g) {
   }
 }
 
+// K simulated threads in lock step, all started at the first instruction:
+// each instruction of a straight-line run, and then its tail, runs for one
+// thread and at once for the next. Their work is independent, so the host
+// core overlaps one thread's memory and register-file latencies with the
+// others' (a thread of dispatch.visaasm is longer than the core's window), and
+// one pass of the dispatcher serves K threads. Where their paths part
+// (control flow, lanes waiting, --max-steps near), each goes on alone
+// (runSlice). Each thread runs its own instructions in its own order; only
+// the order between threads of their accesses to a surface changes (E30).
+// Only for threads on their own: no SLM (E10 runs a group's threads one after
+// another), no --check, nothing that yields; and only for kernels without a
+// loop, whose threads are short. A loop's thread is a long stream of
+// independent work already: there lock step gained 1-3 % on one host thread,
+// and on two it was slower in most runs (round 7; docs/performance.md).
 template <unsigned K>
 void runGang(Shared& sh, Ctx* const* g) {
   const Program& p = *sh.prog;
