@@ -553,8 +553,8 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
     for (const DOperand& o : d.src)
       if (o.kind == DOperand::Kind::Reg)
         eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { same = same && !touches(varies, lo, hi); });
-    // (a destination over an affine result must cover it: the image then holds that dword)
     eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { same = same && !touches(held, lo, hi); });
+    // (a destination over an affine result must cover it: the image then holds that dword)
     for (const ThreadAffine& a : out.affine) {
       unsigned covered = 0;
       eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) {
