@@ -231,20 +231,12 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
   RaceShadow slmShadow;
 };
 
-// A thread state's register file and predicates for the launch: the image,
-// zero past it; initThread then rewrites only what the last thread may have changed.
-void startState(ThreadState& t, const Shared& sh) {
-  t.regs.assign(sh.prog->regBytes, 0);
-  std::copy(sh.regImage.begin(), sh.regImage.end(), t.regs.begin());
-  t.preds.assign(sh.prog->numPreds + 1, 0);
-}
-
 // A host thread's context for the launch: its thread state, the bound spaces,
 // statistics by space.
 void startCtx(Ctx& c, const Shared& sh) {
   const Program& prog = *sh.prog;
   c.prog = &prog;
-  startState(c.t, sh);
+  startState(c.t, prog, sh.regImage);
   c.spaces = sh.spaces;
   c.urb = sh.urb;
   c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
@@ -709,7 +701,7 @@ void workerMain(Shared& sh, Worker& w) {
   // while units remain. Threads that never yield cost no switch at all.
   std::array<ThreadState, kInterleave> parked;
   std::array<bool, kInterleave> live{};
-  for (ThreadState& t : parked) startState(t, sh);
+  for (ThreadState& t : parked) startState(t, *sh.prog, sh.regImage);
   bool exhausted = !nextUnit(unit);
   if (exhausted) return;
   unsigned cur = 0, inFlight = 1;

@@ -314,77 +314,6 @@ void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v) {
   for (uint64_t b = lo; b < std::min<uint64_t>(hi, m.size()); ++b) m[b] = v;
 }
 
-// A thread state to run instructions on at decode or launch: the register
-// file holds `image` (zero past it), every lane is on.
-std::unique_ptr<Ctx> scratchCtx(const Program& p, const std::vector<uint8_t>& image) {
-  auto c = std::make_unique<Ctx>();
-  c->prog = &p;
-  c->t.regs.assign(std::max<size_t>(p.regBytes, image.size()), 0);
-  std::copy(image.begin(), image.end(), c->t.regs.begin());
-  c->t.preds.assign(p.numPreds + 1, 0);
-  c->t.em = 0xffffffffu;
-  return c;
-}
-
-}  // namespace
-
-void planStaticOffsets(Program& p) {
-  // Known register bytes and their values, by running the instructions of the
-  // straight-line start that only read known bytes (the first label or control
-  // instruction ends it: every later instruction is reached through all of it).
-  auto c = scratchCtx(p, {});
-  std::vector<uint8_t> known(p.regBytes, 0);
-  auto allKnown = [&](uint64_t lo, uint64_t hi) {  // bytes [lo, hi)
-    return hi <= known.size() && std::all_of(known.begin() + lo, known.begin() + hi, [](uint8_t k) { return k; });
-  };
-  auto forget = [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 0); };
-  // The bytes an instruction writes: an ALU destination's elements exactly, else regWrites.
-  auto forgetWrites = [&](const DInst& d) {
-    if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, forget);
-    const ByteRange w = regWrites(d);
-    forget(w.lo, w.hi);
-  };
-  auto evaluable = [&](const DInst& d) {
-    if (!registerAlu(p, d)) return false;
-    bool ok = true;
-    for (const DOperand& o : d.src)
-      if (o.kind == DOperand::Kind::Reg)
-        eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { ok = ok && allKnown(lo, hi); });
-    eachElement(d.dst, d.exec, [&](uint64_t, uint64_t hi) { ok = ok && hi <= known.size(); });
-    return ok;
-  };
-  // Element_offset of a scaled memory instruction: consecutive known dwords.
-  auto staticRun = [&](DInst& d) {
-    if (d.addrKind != DInst::AddrKind::Scaled || !allKnown(d.raw[0], d.raw[0] + 4u * d.exec)) return;
-    uint32_t off[32];
-    std::memcpy(off, c->t.regs.data() + d.raw[0], 4u * d.exec);
-    for (unsigned i = 0; i < d.exec; ++i)
-      if (off[i] != off[0] + 4 * i) return;
-    d.offRun = true;
-    d.offBase = off[0];
-  };
-  size_t i = 0;
-  for (; i < p.code.size(); ++i) {
-    DInst& d = p.code[i];
-    if (d.control || p.kernel->code[d.index].op == Opcode::LABEL) break;
-    staticRun(d);
-    if (evaluable(d)) {
-      d.fn(*c, d);
-      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 1); });
-    } else {
-      forgetWrites(d);
-    }
-  }
-  // After the start: known bytes no later instruction writes.
-  for (size_t j = i; j < p.code.size(); ++j) forgetWrites(p.code[j]);
-  for (size_t j = i; j < p.code.size(); ++j) staticRun(p.code[j]);
-}
-
-namespace {
-
-// An instruction planThreadStart did (its lanes are counted at thread start).
-void execFolded(Ctx&, const DInst&) {}
-
 // f(lo, hi) for the register bytes [lo, hi) instruction d may write: an ALU
 // destination's elements exactly, else regWrites.
 template <class F>
@@ -427,6 +356,76 @@ void eachWholeWrite(const Program& p, const DInst& d, uint32_t dispatchMask, F f
   if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, f);
   if (p.kernel->code[d.index].op == Opcode::GATHER_SCALED) f(d.raw[1], uint64_t{d.raw[1]} + 4u * d.exec);
 }
+
+// A thread state to run instructions on at decode or launch: the register
+// file holds `image` (zero past it), every lane is on.
+std::unique_ptr<Ctx> scratchCtx(const Program& p, const std::vector<uint8_t>& image) {
+  auto c = std::make_unique<Ctx>();
+  c->prog = &p;
+  startState(c->t, p, image);
+  c->t.em = 0xffffffffu;
+  return c;
+}
+
+}  // namespace
+
+void planStaticOffsets(Program& p) {
+  // Known register bytes and their values, by running the instructions of the
+  // straight-line start that only read known bytes (the first label or control
+  // instruction ends it: every later instruction is reached through all of it).
+  auto c = scratchCtx(p, {});
+  std::vector<uint8_t> known(p.regBytes, 0);
+  auto allKnown = [&](uint64_t lo, uint64_t hi) {  // bytes [lo, hi)
+    return hi <= known.size() && std::all_of(known.begin() + lo, known.begin() + hi, [](uint8_t k) { return k; });
+  };
+  auto forget = [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 0); };
+  auto forgetWrites = [&](const DInst& d) { eachWrite(p, d, forget); };
+  auto evaluable = [&](const DInst& d) {
+    if (!registerAlu(p, d)) return false;
+    bool ok = true;
+    for (const DOperand& o : d.src)
+      if (o.kind == DOperand::Kind::Reg)
+        eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { ok = ok && allKnown(lo, hi); });
+    eachElement(d.dst, d.exec, [&](uint64_t, uint64_t hi) { ok = ok && hi <= known.size(); });
+    return ok;
+  };
+  // Element_offset of a scaled memory instruction: consecutive known dwords.
+  auto staticRun = [&](DInst& d) {
+    if (d.addrKind != DInst::AddrKind::Scaled || !allKnown(d.raw[0], d.raw[0] + 4u * d.exec)) return;
+    uint32_t off[32];
+    std::memcpy(off, c->t.regs.data() + d.raw[0], 4u * d.exec);
+    for (unsigned i = 0; i < d.exec; ++i)
+      if (off[i] != off[0] + 4 * i) return;
+    d.offRun = true;
+    d.offBase = off[0];
+  };
+  size_t i = 0;
+  for (; i < p.code.size(); ++i) {
+    DInst& d = p.code[i];
+    if (d.control || p.kernel->code[d.index].op == Opcode::LABEL) break;
+    staticRun(d);
+    if (evaluable(d)) {
+      d.fn(*c, d);
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 1); });
+    } else {
+      forgetWrites(d);
+    }
+  }
+  // After the start: known bytes no later instruction writes.
+  for (size_t j = i; j < p.code.size(); ++j) forgetWrites(p.code[j]);
+  for (size_t j = i; j < p.code.size(); ++j) staticRun(p.code[j]);
+}
+
+void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& image) {
+  t.regs.assign(std::max<size_t>(p.regBytes, image.size()), 0);
+  std::copy(image.begin(), image.end(), t.regs.begin());
+  t.preds.assign(p.numPreds + 1, 0);
+}
+
+namespace {
+
+// An instruction planThreadStart did (its lanes are counted at thread start).
+void execFolded(Ctx&, const DInst&) {}
 
 // A value of the start that is an affine function of the thread's ids
 // (ThreadAffine) and where it is, as a source may name it: `bytes` 4 for a
@@ -529,8 +528,7 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
     return r;
   };
   auto leaveInPlace = [&](const DInst& d) {
-    for (const DOperand& o : d.src)
-      if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, [&](uint64_t lo, uint64_t hi) { mark(held, lo, hi); });
+    eachRead(p, d, [&](uint64_t lo, uint64_t hi) { mark(held, lo, hi); });
     eachWrite(p, d, [&](uint64_t lo, uint64_t hi) {
       mark(held, lo, hi);
       mark(varies, lo, hi);

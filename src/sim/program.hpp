@@ -16,6 +16,7 @@ namespace visakit::sim {
 
 struct Ctx;
 struct DInst;
+struct ThreadState;
 using Handler = void (*)(Ctx&, const DInst&);
 
 // A decoded vector operand.
@@ -216,6 +217,10 @@ struct ThreadStart {
 // written, by the instructions left in the code (with the execution mask at
 // entry `dispatchMask`).
 ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask);
+// A thread state's register file holds `image`, zero past it (at least
+// Program::regBytes), and every predicate is zero: the state at launch
+// (initThread then rewrites what a thread may have changed) or at decode.
+void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& image);
 
 // Decoders of the instruction families (alu.cpp, control.cpp, insn_*.cpp).
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d);
