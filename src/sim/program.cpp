@@ -453,7 +453,8 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   // set per thread (held and varying). j is done once into the image when its
   // sources are the same in every thread; or, when it is a one-lane MOV, ADD,
   // MUL or SHL into a dword whose sources are such values and earlier results
-  // that are affine in the ids (and it stays so: 32-bit results wrap mod 2^32),
+  // that are affine in the ids (and it stays so: MOV, ADD, MUL, SHL pages, the
+  // result converted to a 32-bit destination without saturation wraps mod 2^32),
   // every thread writes its value c0 + sum coef[i] * id[i] after its ids.
   std::vector<uint8_t> held(n, 0), varies(n, 0);
   auto mark = [](std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v = 1) { setFlags(m, lo, hi, v); };
