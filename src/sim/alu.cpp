@@ -713,14 +713,15 @@ bool fastFltSrc(const DOperand& o) {
   return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
 }
 
-enum class Form : uint8_t { Fn, Fused, Merged };
+enum class Form : uint8_t { Fn, Fused, Merged, AllOn };
 template <class X, Form F>
 constexpr Handler member() {
   if constexpr (F == Form::Fused) return X::fused;
   else if constexpr (F == Form::Merged) return X::merged;
+  else if constexpr (F == Form::AllOn) return X::allOn;
   else return X::fn;
 }
-// H<Op, Float, exec>::fn, or its ::fused or ::merged.
+// H<Op, Float, exec>::fn, or its ::fused, ::merged or ::allOn.
 template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, Form Fused = Form::Fn>
 Handler byExec(unsigned exec) {
   switch (exec) {
@@ -791,12 +792,14 @@ struct DenseVecH {
   static constexpr Handler fn = denseAlu<Op, Float, N, false>;
   static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, false>>;
   static constexpr Handler merged = mergedDense<Op, Float, N, false>;
+  static constexpr Handler allOn = denseBody<Op, Float, N, false>;
 };
 template <Opcode Op, bool Float, unsigned N>
 struct DenseScalarH {
   static constexpr Handler fn = denseAlu<Op, Float, N, true>;
   static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, true>>;
   static constexpr Handler merged = mergedDense<Op, Float, N, true>;
+  static constexpr Handler allOn = denseBody<Op, Float, N, true>;
 };
 template <Opcode, bool Float, unsigned N>
 struct CmpH {
@@ -812,6 +815,7 @@ Handler pickDenseOp(DInst& d, int nsrc) {
   auto pick = [&]<template <Opcode, bool, unsigned> class H>() {
     d.fusedFn = byExec<H, Op, Float, Form::Fused>(d.exec);
     d.mergedFn = byExec<H, Op, Float, Form::Merged>(d.exec);
+    d.allOnFn = byExec<H, Op, Float, Form::AllOn>(d.exec);
     return byExec<H, Op, Float>(d.exec);
   };
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;

@@ -692,8 +692,9 @@ void mergedLanes(Ctx& c, const DInst& d) {
 }
 
 // fusedRun over H::allOnBody<N>; Merged: mergedRun; Lanes: mergedLanes
-// (CheckedLanes: observed); Checked: fusedRun over H::allOnChecked<N> (observed).
-enum class Fused : uint8_t { Plain, Merged, Lanes, CheckedLanes, Checked };
+// (CheckedLanes: observed); Checked: fusedRun over H::allOnChecked<N> (observed);
+// AllOn: H::allOnBody<N> alone (DInst::allOnFn).
+enum class Fused : uint8_t { Plain, Merged, Lanes, CheckedLanes, Checked, AllOn };
 template <class H, Fused F = Fused::Plain>
 Handler fusedForExec(unsigned exec) {
   auto pick = [&]<unsigned N>() -> Handler {
@@ -701,6 +702,7 @@ Handler fusedForExec(unsigned exec) {
     else if constexpr (F == Fused::Lanes) return &mergedLanes<N, H>;
     else if constexpr (F == Fused::CheckedLanes) return &mergedLanes<N, H, true>;
     else if constexpr (F == Fused::Checked) return &fusedRun<N, &H::template allOnChecked<N>>;
+    else if constexpr (F == Fused::AllOn) return &H::template allOnBody<N>;
     else return &fusedRun<N, &H::template allOnBody<N>>;
   };
   switch (exec) {

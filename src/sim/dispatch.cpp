@@ -185,11 +185,18 @@ struct Shared {
   bool unitIsGroup = true;
   bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
   // A kernel whose code is one straight-line run, ended by an unpredicated
-  // one-lane RET or by its end (runStraight): where the run's first
-  // instruction that is not folded is, where it ends, a thread's steps, and
-  // the lanes its RET counts. straightSteps 0: not such a kernel.
-  uint32_t straightFrom = 0, straightEnd = 0;
+  // one-lane RET or by its end (runStraight): a thread's steps, and the lanes
+  // its RET counts; straightSteps 0: not such a kernel. straightPlan: what
+  // runStraight calls for the run's instructions not folded, in order:
+  // stepFn, or allOnFn where ChEn is every lane whatever the thread
+  // (unpredicated, and the dispatch mask, which nothing in the run changes,
+  // enables them all).
   uint64_t straightSteps = 0, straightRetLanes = 0;
+  struct Step {
+    Handler fn;
+    const DInst* d;
+  };
+  std::vector<Step> straightPlan;
   uint64_t units = 0;
   // Host thread j takes units from its own contiguous range first, `batch` at a
   // time, then from the others' (once its own is done): a launch that follows on
@@ -368,10 +375,8 @@ template <bool CanYield>
 // thread's steps (room left under --max-steps) are the code's length.
 template <unsigned K>
 void runStraight(Shared& sh, Ctx* const* g) {
-  const DInst* code = sh.prog->code.data();
-  const DInst* last = code + sh.straightEnd;
-  for (const DInst* d = code + sh.straightFrom; d < last; d = nextStep(d))
-    for (unsigned i = 0; i < K; ++i) d->stepFn(*g[i], *d);
+  for (const Shared::Step& s : sh.straightPlan)
+    for (unsigned i = 0; i < K; ++i) s.fn(*g[i], *s.d);
   for (unsigned i = 0; i < K; ++i) {
     g[i]->instructions += sh.straightSteps;
     g[i]->lanes += sh.straightRetLanes;  // (RET page: the thread ends)
@@ -616,6 +621,7 @@ void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
     if (check && d.checkedFn) {
       d.fn = d.checkedFn;
       d.fusedFn = d.checkedFusedFn;
+      d.allOnFn = nullptr;  // (its observers see every access)
     }
     unsigned n = 0;
     for (unsigned k = 0; k < d.numAhead; ++k) {
@@ -902,10 +908,15 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     const bool retLast = k.code.back().op == Opcode::RET && ret.exec == 1 && !ret.predId;
     const uint32_t end = static_cast<uint32_t>(prog.code.size()) - (retLast ? 1 : 0);
     if (prog.code[0].straight == end && prog.code.size() + 1 < cfg.maxSteps) {
-      while (sh.straightFrom < end && prog.code[sh.straightFrom].folded) ++sh.straightFrom;
-      sh.straightEnd = end;
       sh.straightSteps = prog.code.size();
       sh.straightRetLanes = retLast ? laneCount(sh.dispatchMask) : 0;
+      const DInst* d = prog.code.data();
+      while (d < prog.code.data() + end && d->folded) ++d;
+      for (; d < prog.code.data() + end; d = nextStep(d)) {
+        const uint32_t all = execMaskBits(d->exec);
+        const bool allOn = !d->predId && (d->noMask || ((sh.dispatchMask >> d->maskOff) & all) == all);
+        sh.straightPlan.push_back({d->runLen == 1 && allOn && d->allOnFn ? d->allOnFn : d->stepFn, d});
+      }
     }
   }
   if (prog.usesSlm) {

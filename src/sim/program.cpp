@@ -538,7 +538,7 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   };
   auto doFold = [&](DInst& d) {
     d.fn = execFolded;
-    d.fusedFn = d.mergedFn = nullptr;
+    d.fusedFn = d.mergedFn = d.allOnFn = nullptr;
     d.folded = true;
     out.foldedLanes += d.exec;  // every lane is on (NoMask, unpredicated)
   };

@@ -65,6 +65,8 @@ struct DInst {
   Handler lanesFn = nullptr;   // GATHER_SCALED: the fused form of a merged lanes run (formRuns)
   Handler checkedLanesFn = nullptr;  // lanesFn with --check observers attached
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
+  // fn's work when ChEn is known to be every lane (runStraight); nullptr: none.
+  Handler allOnFn = nullptr;
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
   // run) and moves on past the run and the folded instructions after it

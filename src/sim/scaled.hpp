@@ -104,6 +104,7 @@ void setScaledHandlers(DInst& d) {
   d.fusedFn = fusedForExec<H>(d.exec);
   d.mergedFn = fusedForExec<H, Fused::Merged>(d.exec);
   d.checkedFusedFn = fusedForExec<H, Fused::Checked>(d.exec);
+  d.allOnFn = fusedForExec<H, Fused::AllOn>(d.exec);
 }
 
 }  // namespace visakit::sim
