@@ -222,9 +222,11 @@ struct Shared {
 };
 
 // Simulated threads run in lock step per host thread when they are independent
-// and short (runGang). On dispatch (round 7) 2 gave +10 %, 4 +15 % (but -7 % on
-// alu_int when loops were ganged too), 8 nothing.
-constexpr unsigned kGang = 2;
+// and short (runGang, runStraight). On dispatch (round 7) 2 gave +10 %, 4 +15 %
+// (but -7 % on alu_int when loops were ganged too), 8 nothing; round 9 had 2
+// (4 was slower with the first runStraight). Round 10, with allOnFn: 4 over 2
+// +5 % (paired 0.264-0.272 against 0.249-0.261; 3, 6 and 8 in between).
+constexpr unsigned kGang = 4;
 
 struct alignas(kLine) Worker {  // (its counters share no line with another's)
   Ctx c;
