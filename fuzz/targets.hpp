@@ -77,7 +77,7 @@ inline void run(const uint8_t* data, size_t size) {
     for (const auto& s : k.surfaces) surfaces.push_back({s.name, std::vector<uint8_t>(96, 0x5a)});
     surfaces.push_back({"%scratch", std::vector<uint8_t>(64, 0xa5)});
     sim::LaunchConfig cfg;
-    cfg.threads = {2, 1};
+    cfg.threads = {4, 1};  // x 2 groups: two lock-step gangs (dispatch.cpp kGang) on the one host thread
     cfg.groups = {2, 1, 1};
     cfg.jobs = 1;
     cfg.slmBytes = 64;
