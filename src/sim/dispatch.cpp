@@ -915,6 +915,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       const DInst* d = prog.code.data();
       while (d < prog.code.data() + end && d->folded) ++d;
       for (; d < prog.code.data() + end; d = nextStep(d)) {
+        // Chapter 3 "Execution mask", chapter 5 EvaluateChEn: EM from the offset, or every lane under NoMask.
         const uint32_t all = execMaskBits(d->exec);
         const bool allOn = !d->predId && (d->noMask || ((sh.dispatchMask >> d->maskOff) & all) == all);
         sh.straightPlan.push_back({d->runLen == 1 && allOn && d->allOnFn ? d->allOnFn : d->stepFn, d});
