@@ -31,7 +31,16 @@ struct QwScatter {
     if (!allAtMost<N>(base, static_cast<uint32_t>(std::min<uint64_t>(s.size - 8, 0xffffffffu)), s.plain ? 0 : 7))
       return false;
     if (d.numAhead) prefetchAheadOutOfLine(c, d);
-    const uint8_t* src = regs + d.raw[1];
+    storeAllLanes<N>(s, base, regs + d.raw[1]);
+    c.lanes += N;
+    c.spaceBytes[s.statIndex][1] += 8 * N;
+    return true;
+  }
+  // Every lane's qword at its offset, in bounds (and aligned unless the space
+  // is plain), in lane order (E3). The surface shares no byte with the
+  // registers, so no source changes under the stores.
+  template <unsigned N>
+  [[gnu::always_inline]] static void storeAllLanes(Space& s, const uint32_t* base, const uint8_t* src) {
     uint8_t* out = s.data;  // (read once: the stores below could alias Space for all g++ knows)
     if (s.plain) {
 #pragma GCC unroll 8
@@ -39,9 +48,6 @@ struct QwScatter {
     } else {
       for (unsigned i = 0; i < N; ++i) atomicCopyOut<uint64_t>(out + base[i], src + 8 * i, 8);
     }
-    c.lanes += N;
-    c.spaceBytes[s.statIndex][1] += 8 * N;
-    return true;
   }
   // Any other case: some lanes, several blocks, DRAM (may yield), out of bounds, observed.
   template <unsigned N, bool Obs>
@@ -68,17 +74,8 @@ struct QwScatter {
       if (fast) {
         const uint8_t* src = regs + d.raw[1];
         const unsigned blocks = d.numBlocks;
-        if (blocks == 1 && en == execMaskBits(N) && s.plain) {
-          // Straight from the registers: the stores go to the surface, which
-          // no register shares, so no source can change under them.
-          const uint8_t* off = regs + d.raw[0];
-          uint8_t* out = s.data;
-#pragma GCC unroll 8
-          for (unsigned i = 0; i < N; ++i) {  // lane order (E3)
-            uint32_t at;
-            std::memcpy(&at, off + 4 * i, 4);
-            std::memcpy(out + at, src + 8 * i, 8);
-          }
+        if (blocks == 1 && en == execMaskBits(N)) {
+          storeAllLanes<N>(s, base, src);  // (a DRAM surface: the case allOnOneBlock leaves)
         } else {
           forEachLane(en, [&](unsigned i) {
             for (unsigned j = 0; j < blocks; ++j) copyOut<uint64_t, 1>(s, uint64_t{base[i]} + 8 * j, src + 8 * (j * N + i));
