@@ -15,5 +15,5 @@ for f in examples/*.visaasm tests/sim/cases/*.visaasm; do
   cp "$f" "fuzz/corpus/run/$(basename "$f")"
   "$vk" asm "$f" -o "fuzz/corpus/binary/$(basename "${f%.visaasm}").isa" 2>/dev/null || true
 done
-cp ../shared/reference/igc-isa/*.isa fuzz/corpus/binary/ 2>/dev/null || true
+cp tests/fixtures/igc-isa/*.isa fuzz/corpus/binary/
 echo "text: $(ls fuzz/corpus/text | wc -l) seeds, binary: $(ls fuzz/corpus/binary | wc -l), run: $(ls fuzz/corpus/run | wc -l)"

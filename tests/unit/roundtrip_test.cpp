@@ -43,7 +43,7 @@ const char* kIgc[] = {"gather_scaled", "scatter_scaled", "scatter4_scaled", "qw_
 class IgcPrinted : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(IgcPrinted, LoadsUnchangedAndFormatsLikeItsSource) {
-  fs::path dir = fs::path(VISAKIT_SHARED_DIR) / "reference/igc-isa";
+  fs::path dir = fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/igc-isa";
   std::string printed = (dir / (std::string(GetParam()) + ".printed.visaasm")).string();
   std::string source = (dir / (std::string(GetParam()) + ".visaasm")).string();
   auto check = vtest::runCli("check '" + printed + "'");
