@@ -1,5 +1,12 @@
 // The vISA instruction set description: the single source of truth read by
-// the parser, printer, verifier, binary codec and simulator.
+// the parser, printer, verifier, binary codec and both simulator tiers.
+//
+// A row (InstrDesc) is one instruction form: its opcode (and sub-opcode), its
+// text spelling, the operand fields in binary order with their byte widths,
+// text positions, legal types and ranges, what each field reads and writes
+// (its effect and footprint), and the instruction's properties (loads,
+// stores, control flow, barriers), as LLVM's instruction records carry
+// mayLoad / mayStore / isBranch.
 #pragma once
 
 #include <array>
@@ -51,88 +58,161 @@ constexpr uint8_t kRegionNull = 0xff;
 std::optional<uint8_t> regionCode(unsigned value);
 uint8_t regionValue(uint8_t code);  // kRegionNull for code 0
 
+// Every opcode of the instruction pages (their "Opcode" sections).
 enum class Opcode : uint8_t {
-  ADD = 0x01, MUL = 0x10, AND = 0x20, OR = 0x21, XOR = 0x22, NOT = 0x23, SHL = 0x24, SHR = 0x25,
-  MOV = 0x29, SEL = 0x2A, SETP = 0x2B, CMP = 0x2C, LABEL = 0x31, JMP = 0x32, RET = 0x34,
-  GOTO = 0x6C, URB_WRITE = 0x72, SCATTER4_SCALED = 0x75, GATHER_SCALED = 0x78,
-  SCATTER_SCALED = 0x79, QW_SCATTER = 0x87,
+  ADD = 0x01, AVG = 0x02, DIV = 0x03, DP2 = 0x04, DP3 = 0x05, DP4 = 0x06, DPH = 0x07, EXP = 0x08,
+  FRC = 0x09, LINE = 0x0a, LOG = 0x0b, MAD = 0x0c, MULH = 0x0d, LRP = 0x0e, MOD = 0x0f, MUL = 0x10,
+  POW = 0x11, RNDD = 0x12, RNDU = 0x13, RNDE = 0x14, RNDZ = 0x15, SAD2 = 0x16, SIN = 0x17, COS = 0x18,
+  SQRT = 0x19, RSQRT = 0x1a, INV = 0x1b, DPASW = 0x1c, FCVT = 0x1d, SRND = 0x1e, LZD = 0x1f,
+  AND = 0x20, OR = 0x21, XOR = 0x22, NOT = 0x23, SHL = 0x24, SHR = 0x25, ASR = 0x26, CBIT = 0x27,
+  ADDR_ADD = 0x28, MOV = 0x29, SEL = 0x2A, SETP = 0x2B, CMP = 0x2C, MOVS = 0x2D, FBL = 0x2E, FBH = 0x2F,
+  SUBROUTINE = 0x30, LABEL = 0x31, JMP = 0x32, CALL = 0x33, RET = 0x34, OWORD_LD = 0x35, OWORD_ST = 0x36,
+  MEDIA_LD = 0x37, MEDIA_ST = 0x38, GATHER = 0x39, SCATTER = 0x3a, OWORD_LD_UNALIGNED = 0x3c,
+  SAMPLE_UNORM = 0x41, AVS = 0x43, FMINMAX = 0x45, BFE = 0x46, BFI = 0x47, BFREV = 0x48, ADDC = 0x49,
+  SUBB = 0x4a, GATHER4_TYPED = 0x4b, SCATTER4_TYPED = 0x4c, SVM = 0x4e, IFCALL = 0x4f, FADDR = 0x50,
+  FILE = 0x51, LOC = 0x52, VME_IME = 0x54, VME_SIC = 0x55, VME_FBR = 0x56, VME_IDM = 0x57, BARRIER = 0x59,
+  SAMPLR_CACHE_FLUSH = 0x5a, WAIT = 0x5b, FENCE = 0x5c, RAW_SEND = 0x5d, YIELD = 0x5f, NBARRIER = 0x60,
+  FCALL = 0x67, FRET = 0x68, SWITCHJMP = 0x69, SAD2ADD = 0x6a, PLANE = 0x6b, GOTO = 0x6C,
+  SAMPLE_3D = 0x6d, LOAD_3D = 0x6e, GATHER4_3D = 0x6f, INFO_3D = 0x70, RT_WRITE_3D = 0x71,
+  URB_WRITE = 0x72, TYPED_ATOMIC = 0x73, GATHER4_SCALED = 0x74, SCATTER4_SCALED = 0x75,
+  GATHER_SCALED = 0x78, SCATTER_SCALED = 0x79, RAW_SENDS = 0x7a, LIFETIME = 0x7b, SBARRIER = 0x7c,
+  DWORD_ATOMIC = 0x7d, SQRTM = 0x7e, DIVM = 0x7f, ROL = 0x80, ROR = 0x81, DP4A = 0x82, DPAS = 0x83,
+  ADD3 = 0x84, BFN = 0x85, QW_GATHER = 0x86, QW_SCATTER = 0x87, LSC_UNTYPED = 0x89, LSC_TYPED = 0x8a,
+  LSC_FENCE = 0x8b, RT_READ = 0x90, MADW = 0x91, ADD3O = 0x92, INVM = 0x9b, RSQTM = 0x9c,
 };
 
-// One operand field of an instruction, in binary order (the pages' Format tables).
+// One field of an instruction, in binary order (the pages' Format tables).
 enum class FieldKind : uint8_t {
-  ExecSize,     // ub: bits 0-3 size code, bits 4-7 mask control
-  Pred,         // uw: predicate control (chapter 5 "Predication")
-  RelOp,        // ub: cmp relation, text suffix .eq/.ne/...
-  NumBlocks,    // ub: log2 of the block count, text suffix .1/.2/.4/.8
-  ChannelMask,  // ub: RGBA write mask, text suffix .R/.RG/...
-  Zero8,        // ub: field the page says is ignored and always zero; no text
-  Zero16,       // uw: same
-  Int8,         // ub: integer written in decimal in the operand list
-  Int16,        // uw: same
-  Surface,      // ub: surface id
-  VecDst,       // vector operand, destination (general)
-  VecSrc,       // vector operand, source (general or immediate)
-  PredDst,      // vector operand of class predicate (setp destination)
-  CmpDst,       // predicate or general vector operand (cmp destination)
-  Raw,          // raw operand: ud var id, uw byte offset
-  Label,        // uw label id
+  ExecSize,  // ub: bits 0-3 size code, bits 4-7 mask control
+  Pred,      // uw: predicate control (chapter 5 "Predication")
+  SubOp,     // ub: picks the row among an opcode's rows (SVM, LSC, ...); spelled by the mnemonic
+  Enum,      // `width`-byte integer whose values have names (FieldDesc::names)
+  Int,       // `width`-byte integer, written as a number (kSigned: two's complement)
+  Zero,      // `width`-byte field the page says is ignored and always zero; no text
+  Surface,   // ub: surface id
+  Sampler,   // ub: sampler id
+  Vec,       // vector operand (a tag byte, then the class's fields)
+  Raw,       // raw operand: ud var id, uw byte offset
+  Label,     // uw: label id
 };
 
-// How many bytes of a raw operand an instruction touches (pages' operand text).
+// Classes of vector operands (chapter 5; the tag's bits 0-2 in the binary).
+enum class VecClass : uint8_t { General = 0, Address = 1, Predicate = 2, Indirect = 3, AddressOf = 4, Immediate = 5, State = 6 };
+constexpr uint8_t cls(VecClass c) { return static_cast<uint8_t>(1u << static_cast<unsigned>(c)); }
+constexpr uint8_t kG = cls(VecClass::General), kA = cls(VecClass::Address), kP = cls(VecClass::Predicate),
+                  kI = cls(VecClass::Indirect), kAO = cls(VecClass::AddressOf), kImm = cls(VecClass::Immediate),
+                  kS = cls(VecClass::State);
+
+// What an instruction does with a field (its effect).
+enum class Access : uint8_t { None, Read, Write, ReadWrite };
+
+// How many bytes of a raw operand an instruction touches (pages' operand texts).
 enum class Footprint : uint8_t {
   None,
   ExecDwords,     // first exec_size UD elements
+  ExecQwords,     // first exec_size UQ elements
   Scatter4Src,    // channels * max(exec_size, GRF/4) dwords
   QwSrc,          // num_blocks * exec_size qwords
   Urb8Dwords,     // first 8 dwords
   UrbVertexData,  // num_out GRFs
 };
 
-enum FieldFlags : uint8_t {
+enum FieldFlags : uint16_t {
   kScalar = 1,     // vector source must be a scalar: immediate or region <0;1,0>
   kNullOk = 2,     // raw operand may be %null
-  kImmOk = 4,      // vector source may be an immediate
-  kNotMod = 8,     // the ~ (not) source modifier is allowed
-  kArithMod = 16,  // -, abs modifiers allowed
+  kNotMod = 4,     // the ~ (not) source modifier is allowed
+  kArithMod = 8,   // -, abs modifiers allowed
+  kSigned = 16,    // Int: two's complement
+  kParen = 32,     // Enum/Int in the text: "(N)" where the execution size would be
+};
+
+// The text names of an Enum field's values.
+struct EnumName {
+  uint16_t value;
+  const char* text;
+};
+struct EnumDesc {
+  const EnumName* names;
+  uint8_t count;
+  std::optional<uint16_t> valueOf(std::string_view text) const;
+  const char* textOf(uint64_t value) const;  // nullptr if the value has no name
 };
 
 struct FieldDesc {
   FieldKind kind;
-  uint8_t width;       // bytes in the binary form; 0 = variable (vector operand)
-  const char* name;    // the page's field name, for diagnostics
-  int8_t textPos;      // position in the text operand list; -1 = not an operand
-  TypeMask types;      // allowed operand types (0 = any)
-  uint16_t minVal;     // integer fields: legal range
-  uint16_t maxVal;
-  Footprint footprint;
-  uint8_t flags;
+  uint8_t width = 0;         // bytes in the binary form; 0 = variable (vector operand)
+  const char* name = "";     // the page's field name, for diagnostics
+  int8_t textPos = -1;       // position in the text operand list; -1 = not an operand
+  int8_t suffix = -1;        // position among the mnemonic's ".x" suffixes; -1 = none
+  Access access = Access::None;
+  uint8_t classes = 0;       // Vec: allowed operand classes (kG | kImm | ...)
+  TypeMask types = 0;        // allowed operand types (0 = any)
+  uint32_t minVal = 0;       // Enum / Int fields: legal range
+  uint32_t maxVal = 0xffffffffu;
+  Footprint footprint = Footprint::None;
+  uint16_t flags = 0;
+  const EnumDesc* names = nullptr;  // Enum
 };
 
-enum class InstrClass : uint8_t { Alu, Compare, Memory, Control };
+enum class InstrClass : uint8_t { Alu, Compare, Memory, Control, Sync, Misc };
+
+// Properties of a row, as LLVM's mayLoad / mayStore / isBranch / hasSideEffects.
+enum InstrProps : uint32_t {
+  kMayLoad = 1,       // reads memory (surface, SLM, scratch, URB, flat)
+  kMayStore = 2,      // writes memory
+  kControl = 4,       // changes the program counter or the lanes that run (branch, call, return)
+  kBarrier = 8,       // waits for the other threads of the thread group
+  kFence = 16,        // orders memory accesses
+  kAtomic = 32,       // read-modify-write of memory
+  kIntOnly = 64,      // operates on integers only (logic, shifts)
+  kNoExec = 128,      // no execution size (LABEL, FILE, LOC, ...): not a step of its own
+  kSideEffect = 256,  // changes state that is not an operand (surface state, ...)
+};
+
+// How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
+// [(M, N)] operands", read and printed from the fields; the others name a
+// family whose text the text layer reads and prints itself (src/text/syntax*).
+enum class Syntax : uint8_t { Generic, Label, Function };
+
+constexpr size_t kMaxFields = 24;
 
 struct InstrDesc {
   Opcode op;
-  const char* mnemonic;      // IGC's spelling, printed
-  const char* pageMnemonic;  // the spec page's spelling, also accepted
+  int16_t subOp = -1;         // SubOp value of this row, or -1
+  const char* mnemonic;       // IGC's spelling, printed
+  const char* pageMnemonic;   // the spec page's spelling, also accepted
   InstrClass cls;
-  uint8_t execSizes;         // bit k: exec size 1<<k legal
-  bool sat;                  // .sat allowed
-  const char* page;          // spec page for diagnostics and comments
-  uint8_t numFields;
-  std::array<FieldDesc, 9> fields;
+  uint8_t execSizes;          // bit k: exec size 1<<k legal
+  bool sat;                   // .sat allowed
+  const char* page;           // spec page for diagnostics and comments
+  uint32_t props = 0;         // InstrProps
+  Syntax syntax = Syntax::Generic;
+  uint8_t numFields = 0;
+  std::array<FieldDesc, kMaxFields> fields{};
 
   std::span<const FieldDesc> fieldList() const { return {fields.data(), numFields}; }
-  // Index of the field of this kind, or -1.
+  bool has(InstrProps p) const { return (props & p) != 0; }
+  // Index of the first field of this kind, or -1.
   int find(FieldKind k) const;
+  // Index of the field with the page's name, or -1.
+  int findName(std::string_view name) const;
   // Index of the field at text position p, or -1.
   int atTextPos(int p) const;
   int numTextOperands() const;
+  // Vector fields the instruction reads (its sources), in field order.
+  int numSources() const;
 };
 
+// Rows. An opcode with sub-opcodes has one row per sub-opcode value; lookup(op)
+// gives its first row, lookup(op, sub) the row of that sub-opcode.
 const InstrDesc* lookup(Opcode op);
 const InstrDesc* lookup(uint8_t opcode);
+const InstrDesc* lookup(uint8_t opcode, uint8_t subOp);
+bool hasSubOps(uint8_t opcode);
 const InstrDesc* lookupMnemonic(std::string_view m);
 std::span<const InstrDesc> instructionTable();
+// Index of a row in instructionTable().
+inline size_t rowIndex(const InstrDesc& d) { return static_cast<size_t>(&d - instructionTable().data()); }
 
 // Cmp relations: eq ne gt ge lt le (CMP page).
 std::string_view relOpName(unsigned r);

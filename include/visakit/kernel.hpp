@@ -90,23 +90,40 @@ struct Region {
   bool operator==(const Region&) const = default;
 };
 
-// One operand field of an instruction. Which members matter depends on kind.
+// One operand field of an instruction. Which members matter depends on kind:
+//   General    id (variable), row, col, region, mod
+//   Address    id (address variable), col = element offset, region.w = width
+//   Predicate  id (predicate variable), mod
+//   Indirect   id (address variable), col = its element, value = the signed
+//              immediate byte offset (two's complement, 16 bits), type, region, mod
+//   AddressOf  id (general variable, or surface/sampler when row = 1/2),
+//              offset = byte offset
+//   Immediate  type, value
+//   State      id (surface, or sampler when row = 1), col = element offset
+//   Raw        id (variable), offset = byte offset
+//   Surface, Sampler, Label  id
+//   Int        value (Enum, Int, Zero and SubOp fields)
 struct Operand {
   enum class Kind : uint8_t {
     None,       // field not present (exec/pred slots, zero fields)
     General,    // var(row,col)<region>
+    Address,    // A0(off)<width>
     Predicate,  // predicate variable as a vector operand
+    Indirect,   // r[A0(off), imm]<region>:type
+    AddressOf,  // &var[off]
     Immediate,  // value:type
+    State,      // T6(off): a surface's (or sampler's) state as an operand
     Raw,        // var.offset
     Surface,    // surface id
+    Sampler,    // sampler id
     Label,      // label id
-    Int,        // integer field (num_out, global offset, suffix values)
+    Int,        // integer field (enums, counts, suffix values)
   };
   Kind kind = Kind::None;
   Mod mod = Mod::None;
-  Type type = Type::UD;  // immediate type
+  Type type = Type::UD;  // immediate / indirect type
   uint8_t row = 0, col = 0;
-  uint16_t offset = 0;   // raw byte offset
+  uint16_t offset = 0;   // raw / address-of byte offset
   uint32_t id = 0;       // var / predicate / surface / label id
   uint64_t value = 0;    // immediate bits (LE, width of type; narrow ints extended to 32) or int field
   Region region;
@@ -124,10 +141,10 @@ struct PredCtl {
   bool operator==(const PredCtl&) const = default;
 };
 
-constexpr size_t kMaxFields = 9;
 
 struct Instruction {
   Opcode op = Opcode::RET;
+  int16_t subOp = -1;    // the row's sub-opcode, or -1
   uint8_t execCode = 0;  // 0..5
   uint8_t emask = 0;     // 0..15
   PredCtl pred;
@@ -136,7 +153,7 @@ struct Instruction {
   SrcLoc loc;                         // the mnemonic
   unsigned execSize() const { return execSizeFromCode(execCode); }
   bool operator==(const Instruction& o) const {
-    return op == o.op && execCode == o.execCode && emask == o.emask && pred == o.pred &&
+    return op == o.op && subOp == o.subOp && execCode == o.execCode && emask == o.emask && pred == o.pred &&
            sat == o.sat && f == o.f;
   }
 };
@@ -181,8 +198,19 @@ struct Kernel {
   const Attribute* attr(std::string_view name) const;
 };
 
+// The row of an instruction in the instruction table (nullptr if none).
+const InstrDesc* rowOf(const Instruction& inst);
+
+// Bytes of field `field` (a raw operand) that the instruction touches, per its
+// row's Footprint (the pages' operand texts); 0 if the field has none.
+uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, unsigned grfSize);
+
 struct Module {
   uint8_t major = 4, minor = 2;
+  // Bytes per GRF row (32 or 64) of the platform the module is for: the
+  // binary form of an address-of operand counts rows and elements (not part
+  // of the module's identity).
+  unsigned grfSize = 32;
   std::vector<Kernel> kernels;
   bool operator==(const Module& o) const {
     return major == o.major && minor == o.minor && kernels == o.kernels;

@@ -109,21 +109,20 @@ uint8_t regionField(unsigned code, size_t at, std::string_view which) {
   return regionValue(static_cast<uint8_t>(code));
 }
 
-// A vector operand (igc-dialect.md §2.4). Only the classes the text front end
-// has are accepted: general, predicate, immediate.
-Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat) {
-  bool dst = f.kind == FieldKind::VecDst || f.kind == FieldKind::CmpDst || f.kind == FieldKind::PredDst;
+// A vector operand (igc-dialect.md §2.4), of the classes the field allows.
+// `addressOf`: the field takes an address-of operand, which IGC's writer puts
+// as a general operand (row, element) or a state operand (element in words).
+Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, unsigned grfSize) {
+  bool dst = f.access == Access::Write || f.access == Access::ReadWrite;
   size_t at = c.pos();
   uint8_t tag = c.u8(fmt::format("{} operand tag", f.name));
   unsigned cls = tag & 7, mod = (tag >> 3) & 7;
   if (tag & 0xc0) fail(at, fmt::format("{} operand tag 0x{:02x} has reserved bits 6-7 set", f.name, tag));
-  if (cls != kClassGeneral && cls != kClassPredicate && cls != kClassImmediate)
-    fail(at, fmt::format("{} operand of class {} ({}) is not supported (visakit reads general, predicate and "
-                         "immediate operands)",
-                         f.name, cls, className(cls)));
-  if (f.kind == FieldKind::PredDst && cls != kClassPredicate)
-    fail(at, fmt::format("expected a predicate operand (class 2) for {}, found class {} ({})", f.name, cls, className(cls)));
-  if (dst && cls == kClassImmediate) fail(at, fmt::format("an immediate cannot be the destination ({})", f.name));
+  if (cls > kClassState || cls == kClassAddressOf)
+    fail(at, fmt::format("{} operand of class {} ({}) is not a class IGC writes", f.name, cls, className(cls)));
+  bool addressOf = (f.classes & kAO) && !(f.classes & (kG | kS)) && (cls == kClassGeneral || cls == kClassState);
+  if (!addressOf && !(f.classes & (1u << cls)))
+    fail(at, fmt::format("{} cannot be an operand of class {} ({})", f.name, cls, className(cls)));
   Operand o;
   if (dst) {
     // The destination tag carries only .sat (modifier 4).
@@ -136,26 +135,87 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat) {
     if (cls == kClassImmediate && mod != 0) fail(at, "an immediate operand cannot have a modifier");
     o.mod = static_cast<Mod>(mod);
   }
+  auto region = [&](bool isDst) {
+    size_t rAt = c.pos();
+    uint16_t r = c.u16("region");
+    if (r & 0xf000) fail(rAt, fmt::format("region 0x{:04x} has reserved bits 12-15 set", r));
+    o.region.vs = regionField(r & 0xf, rAt, "vertical stride");
+    o.region.w = regionField((r >> 4) & 0xf, rAt, "width");
+    o.region.hs = regionField((r >> 8) & 0xf, rAt, "horizontal stride");
+    // A destination region is <hs> only; a source needs <vs;w,hs> (chapter 5).
+    if (isDst && (o.region.vs != kRegionNull || o.region.w != kRegionNull))
+      fail(rAt, fmt::format("destination region 0x{:04x}: vertical stride and width must be 0 (absent)", r));
+    if (o.region.hs == kRegionNull || (!isDst && (o.region.vs == kRegionNull || o.region.w == kRegionNull)))
+      fail(rAt, fmt::format("{} region 0x{:04x} leaves a stride or width absent (code 0)", isDst ? "destination" : "source", r));
+  };
   switch (cls) {
     case kClassGeneral: {
       c.need(8, fmt::format("general operand ({})", f.name));
-      o.kind = Operand::Kind::General;
       size_t idAt = c.pos();
       o.id = c.u32("variable id");
       checkVar(k, o.id, idAt, "operand");
       o.row = c.u8("row offset");
       o.col = c.u8("column offset");
-      size_t rAt = c.pos();
-      uint16_t r = c.u16("region");
-      if (r & 0xf000) fail(rAt, fmt::format("region 0x{:04x} has reserved bits 12-15 set", r));
-      o.region.vs = regionField(r & 0xf, rAt, "vertical stride");
-      o.region.w = regionField((r >> 4) & 0xf, rAt, "width");
-      o.region.hs = regionField((r >> 8) & 0xf, rAt, "horizontal stride");
-      // A destination region is <hs> only; a source needs <vs;w,hs> (chapter 5).
-      if (dst && (o.region.vs != kRegionNull || o.region.w != kRegionNull))
-        fail(rAt, fmt::format("destination region 0x{:04x}: vertical stride and width must be 0 (absent)", r));
-      if (o.region.hs == kRegionNull || (!dst && (o.region.vs == kRegionNull || o.region.w == kRegionNull)))
-        fail(rAt, fmt::format("{} region 0x{:04x} leaves a stride or width absent (code 0)", dst ? "destination" : "source", r));
+      if (addressOf) {
+        size_t rAt = c.pos();
+        if (c.u16("region") != 0) fail(rAt, "an address-of operand has no region");
+        Type vt = Type::UB;
+        uint32_t bytes = 0;
+        if (k) k->varInfo(o.id, vt, bytes);
+        uint32_t off = o.row * grfSize + o.col * typeSize(vt);
+        if (off > 0xffff) fail(idAt, fmt::format("address-of offset {} does not fit in 16 bits", off));
+        o.kind = Operand::Kind::AddressOf;
+        o.offset = static_cast<uint16_t>(off);
+        o.row = o.col = 0;
+        return o;
+      }
+      o.kind = Operand::Kind::General;
+      region(dst);
+      return o;
+    }
+    case kClassAddress: {
+      o.kind = Operand::Kind::Address;
+      size_t idAt = c.pos();
+      o.id = c.u16("address variable id");
+      if (k && o.id >= k->addrs.size()) fail(idAt, fmt::format("address id {} names no address variable", o.id));
+      o.col = c.u8("address element");
+      size_t wAt = c.pos();
+      uint8_t w = c.u8("address width");
+      if (w > 5) fail(wAt, fmt::format("address width code {} (expected 0-5)", w));
+      o.region.w = static_cast<uint8_t>(execSizeFromCode(w));
+      return o;
+    }
+    case kClassIndirect: {
+      o.kind = Operand::Kind::Indirect;
+      size_t idAt = c.pos();
+      o.id = c.u16("address variable id");
+      if (k && o.id >= k->addrs.size()) fail(idAt, fmt::format("address id {} names no address variable", o.id));
+      o.col = c.u8("address element");
+      o.value = c.u16("indirect offset");
+      size_t tAt = c.pos();
+      uint8_t t = c.u8("indirect type");
+      if ((t & 15) == static_cast<unsigned>(Type::BOOL) || t > 15) fail(tAt, fmt::format("indirect operand type {} (expected 0-15, not bool)", t));
+      o.type = static_cast<Type>(t & 15);
+      region(dst);
+      return o;
+    }
+    case kClassState: {
+      size_t at2 = c.pos();
+      uint8_t sc = c.u8("state operand class");
+      if (sc > 1) fail(at2, fmt::format("state operand class {} (expected 0 surface or 1 sampler)", sc));
+      o.id = c.u16("state operand id");
+      o.col = c.u8("state element");
+      if (sc == 0 && k && o.id >= kNumPredefSurfaces && !k->surface(o.id))
+        fail(at2, fmt::format("surface id {} names no surface", o.id));
+      if (addressOf) {
+        o.kind = Operand::Kind::AddressOf;
+        o.row = static_cast<uint8_t>(sc + 1);
+        o.offset = static_cast<uint16_t>(o.col * 2);
+        o.col = 0;
+        return o;
+      }
+      o.kind = Operand::Kind::State;
+      o.row = sc;
       return o;
     }
     case kClassPredicate: {
@@ -168,6 +228,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat) {
       return o;
     }
     default: {  // immediate: ub type, then a dword (two for DF, Q, UQ)
+      if (dst) fail(at, fmt::format("an immediate cannot be the destination ({})", f.name));
       o.kind = Operand::Kind::Immediate;
       size_t tAt = c.pos();
       uint8_t t = c.u8("immediate type");
@@ -196,14 +257,22 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat) {
   }
 }
 
-// One instruction: the opcode, then the fields of its table row in binary order.
-void readInstruction(Cursor& c, Instruction& inst, const Kernel* k) {
+// One instruction: the opcode (and sub-opcode), then the fields of its table row in binary order.
+void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grfSize) {
   size_t opAt = c.pos();
   uint8_t opc = c.u8("opcode");
   const InstrDesc* d = lookup(opc);
   if (!d) fail(opAt, fmt::format("unknown opcode 0x{:02x}", opc));
   inst = Instruction{};
   inst.op = d->op;
+  if (hasSubOps(opc)) {
+    // The sub-opcode is the row's SubOp field; every such row has it first.
+    size_t subAt = c.pos();
+    uint8_t sub = c.u8("sub-opcode");
+    d = lookup(opc, sub);
+    if (!d) fail(subAt, fmt::format("unknown sub-opcode 0x{:02x} of opcode 0x{:02x} ({})", sub, opc, lookup(opc)->pageMnemonic));
+    inst.subOp = d->subOp;
+  }
   for (int i = 0; i < d->numFields; ++i) {
     const FieldDesc& f = d->fields[i];
     Operand& o = inst.f[i];
@@ -229,38 +298,24 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k) {
         if (inst.pred.id) checkPred(k, inst.pred.id, at);
         break;
       }
-      case FieldKind::RelOp: {  // CMP page: 0 eq .. 5 le; bit 7 (cmpn) is not part of the text form
-        uint8_t v = c.u8("relation");
-        if (v > 5) fail(at, fmt::format("relation {} (expected 0-5: eq, ne, gt, ge, lt, le)", v));
+      case FieldKind::SubOp:  // read with the opcode
+        o.kind = Operand::Kind::Int;
+        o.value = static_cast<uint64_t>(d->subOp);
+        break;
+      case FieldKind::Enum:
+      case FieldKind::Int:
+      case FieldKind::Zero: {
+        uint64_t v = c.le(f.width, f.name);
+        if (f.kind == FieldKind::Zero) {  // pages: "ignored and always zero"; spec-decisions V5
+          if (v != 0) fail(at, fmt::format("{} must be 0, found {} (spec-decisions V5)", f.name, v));
+          break;
+        }
+        if (f.kind == FieldKind::Enum && f.names && !f.names->textOf(v))
+          fail(at, fmt::format("{} value {} has no meaning ({} page)", f.name, v, d->page));
         o.kind = Operand::Kind::Int;
         o.value = v;
         break;
       }
-      case FieldKind::NumBlocks: {  // log2 of the block count
-        uint8_t v = c.u8(f.name);
-        if (v > 3) fail(at, fmt::format("{} code {} (expected 0-3 for 1, 2, 4 or 8 blocks)", f.name, v));
-        o.kind = Operand::Kind::Int;
-        o.value = v;
-        break;
-      }
-      case FieldKind::ChannelMask: {  // R = bit 0 .. A = bit 3
-        uint8_t v = c.u8(f.name);
-        if (v > 15) fail(at, fmt::format("{} 0x{:02x} has bits above bit 3 (R, G, B, A are bits 0-3)", f.name, v));
-        o.kind = Operand::Kind::Int;
-        o.value = v;
-        break;
-      }
-      case FieldKind::Zero8:
-      case FieldKind::Zero16: {  // pages: "ignored and always zero"; spec-decisions V5
-        uint64_t v = f.kind == FieldKind::Zero8 ? c.u8(f.name) : c.u16(f.name);
-        if (v != 0) fail(at, fmt::format("{} must be 0, found {} (spec-decisions V5)", f.name, v));
-        break;
-      }
-      case FieldKind::Int8:
-      case FieldKind::Int16:
-        o.kind = Operand::Kind::Int;
-        o.value = f.kind == FieldKind::Int8 ? c.u8(f.name) : c.u16(f.name);
-        break;
       case FieldKind::Surface: {  // one byte: 0-5 predefined, 6.. declared
         o.kind = Operand::Kind::Surface;
         o.id = c.u8("surface id");
@@ -268,6 +323,12 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k) {
           fail(at, fmt::format("surface id {} names no surface (predefined ids 0-5, the kernel declares {})", o.id,
                                k->surfaces.empty() ? std::string("none")
                                                    : fmt::format("ids 6-{}", k->surfaces.size() + kNumPredefSurfaces - 1)));
+        break;
+      }
+      case FieldKind::Sampler: {
+        o.kind = Operand::Kind::Sampler;
+        o.id = c.u8("sampler id");
+        if (k && o.id >= k->samplers.size() && o.id != 31) fail(at, fmt::format("sampler id {} names no sampler", o.id));
         break;
       }
       case FieldKind::Raw: {  // raw operand: ud var id, uw byte offset
@@ -286,12 +347,9 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k) {
                                k->labels.empty() ? std::string("none") : fmt::format("ids 0-{}", k->labels.size() - 1)));
         break;
       }
-      case FieldKind::VecDst:
-      case FieldKind::VecSrc:
-      case FieldKind::PredDst:
-      case FieldKind::CmpDst: {
+      case FieldKind::Vec: {
         bool sat = false;
-        o = readVector(c, f, k, sat);
+        o = readVector(c, f, k, sat, grfSize);
         if (sat) inst.sat = true;
         break;
       }
@@ -304,6 +362,7 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k) {
 struct Ctx {
   std::string_view file;
   Limits limits;
+  unsigned grfSize = 32;
   unsigned ver = 0;
   std::string where;  // for diagnostics
 };
@@ -539,7 +598,7 @@ void readObject(Ctx& ctx, Kernel& k, size_t start, size_t size, size_t inputOffs
     if (k.code.size() >= ctx.limits.maxInstructions)
       fail(iAt, fmt::format("more than {} instructions in '{}' (--max-instructions)", ctx.limits.maxInstructions, k.name));
     Instruction inst;
-    readInstruction(ic, inst, &k);
+    readInstruction(ic, inst, &k, ctx.grfSize);
     if (inst.op == Opcode::LABEL) {
       uint32_t id = inst.f[0].id;
       if (placed[id]) fail(iAt, fmt::format("label '{}' is placed twice", k.labels[id].name));
@@ -584,6 +643,7 @@ std::optional<Module> readBinary(std::string_view bytes, Diagnostics& diags, con
   Ctx ctx;
   ctx.file = bytes;
   ctx.limits = opts.limits;
+  ctx.grfSize = opts.grfSize;
   if (bytes.size() > opts.limits.maxFileBytes) {
     diags.error({}, fmt::format("input is {} bytes, over the limit of {} (--max-file-size)", bytes.size(), opts.limits.maxFileBytes));
     return std::nullopt;
@@ -597,6 +657,7 @@ std::optional<Module> readBinary(std::string_view bytes, Diagnostics& diags, con
     if (magic != kMagic)
       fail(0, fmt::format("bad magic {:02x} {:02x} {:02x} {:02x} (expected 43 49 53 41, 'CISA')", magic & 0xff,
                           (magic >> 8) & 0xff, (magic >> 16) & 0xff, magic >> 24));
+    m.grfSize = opts.grfSize;
     m.major = c.u8("major version");
     m.minor = c.u8("minor version");
     ctx.ver = version(m.major, m.minor);
@@ -728,7 +789,7 @@ bool decodeInstruction(std::string_view bytes, size_t& pos, Instruction& inst, s
   try {
     Cursor c(bytes, pos, bytes.size(), "the input ends");
     Instruction tmp;
-    readInstruction(c, tmp, nullptr);
+    readInstruction(c, tmp, nullptr, 32);
     inst = tmp;
     pos = c.pos();
     return true;

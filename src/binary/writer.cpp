@@ -95,8 +95,17 @@ uint16_t regionBits(const EncodeTables& t, const Region& r) {
   return static_cast<uint16_t>(t.regionCode[r.vs] | t.regionCode[r.w] << 4 | t.regionCode[r.hs] << 8);
 }
 
+// What encoding an instruction needs beyond its fields: an address-of
+// operand's byte offset is written as a GRF row and an element of its
+// variable's type (igc-dialect.md §2.4).
+struct EncodeEnv {
+  const Kernel* kernel = nullptr;
+  unsigned grfSize = 32;
+};
+
 // A vector operand (igc-dialect.md §2.4): tag = class | modifier << 3, then the class's bytes.
-[[gnu::always_inline]] inline void putVector(const EncodeTables& t, RawOut& o, const Operand& op, bool dst, bool sat) {
+[[gnu::always_inline]] inline void putVector(const EncodeTables& t, const EncodeEnv& env, RawOut& o, const Operand& op,
+                                             bool dst, bool sat) {
   unsigned mod = static_cast<unsigned>(op.mod) & 7;
   if (dst && sat) mod = kModSat;  // .sat is modifier 4 on the destination tag
   switch (op.kind) {
@@ -111,6 +120,47 @@ uint16_t regionBits(const EncodeTables& t, const Region& r) {
       if (t.typeSize[static_cast<unsigned>(op.type) & 15] == 8) o.u64(op.value);
       else o.u32(op.value);
       return;
+    case Operand::Kind::Address:  // uw id, ub element, ub width (exec-size code)
+      o.u8(kClassAddress | mod << 3);
+      o.u16(op.id);
+      o.u8(op.col);
+      o.u8(execCodeFromSize(op.region.w == kRegionNull ? 1 : op.region.w).value_or(0));
+      return;
+    case Operand::Kind::Indirect:  // uw address id, ub element, w offset, ub type, uw region
+      o.u8(kClassIndirect | mod << 3);
+      o.u16(op.id);
+      o.u8(op.col);
+      o.u16(op.value);
+      o.u8(static_cast<uint8_t>(op.type));
+      o.u16(regionBits(t, op.region));
+      return;
+    case Operand::Kind::State:  // ub class (0 surface, 1 sampler), uw id, ub element
+      o.u8(kClassState | mod << 3);
+      o.u8(op.row);
+      o.u16(op.id);
+      o.u8(op.col);
+      return;
+    case Operand::Kind::AddressOf: {
+      // A general operand (row, element) or a state operand (element in words)
+      // at the byte offset (IGC's writer has no address-of class).
+      if (op.row) {
+        o.u8(kClassState | mod << 3);
+        o.u8(op.row - 1);
+        o.u16(op.id);
+        o.u8(op.offset / 2);
+        return;
+      }
+      Type vt = Type::UB;
+      uint32_t bytes = 0;
+      if (env.kernel) env.kernel->varInfo(op.id, vt, bytes);
+      unsigned ts = t.typeSize[static_cast<unsigned>(vt) & 15];
+      o.u8(kClassGeneral | mod << 3);
+      o.u32(op.id);
+      o.u8(op.offset / env.grfSize);
+      o.u8(op.offset % env.grfSize / ts);
+      o.u16(0);
+      return;
+    }
     default:  // General (anything else is not valid IR; written as a general operand)
       o.u8(kClassGeneral | mod << 3);
       o.u32(op.kind == Operand::Kind::General ? op.id : 0);
@@ -121,37 +171,38 @@ uint16_t regionBits(const EncodeTables& t, const Region& r) {
 }
 
 // Encodes `inst` at `at`, which has room for kMaxInstrBytes; returns the bytes written.
-size_t encodeAt(const EncodeTables& t, const Instruction& inst, uint8_t* at) {
-  const InstrDesc* d = lookup(inst.op);
+size_t encodeAt(const EncodeTables& t, const EncodeEnv& env, const Instruction& inst, uint8_t* at) {
+  const InstrDesc* d = rowOf(inst);
   if (!d) return 0;
   RawOut o{at};
   o.u8(static_cast<uint8_t>(inst.op));
   for (int i = 0; i < d->numFields; ++i) {
     const Operand& op = inst.f[i];
-    switch (d->fields[i].kind) {
+    const FieldDesc& f = d->fields[i];
+    switch (f.kind) {
       case FieldKind::ExecSize:  // bits 0-3 size code, bits 4-7 mask control (chapter 3)
         o.u8((inst.emask & 0xf) << 4 | (inst.execCode & 0xf));
         break;
       case FieldKind::Pred:  // id bits 0-11, control bits 13-14, invert bit 15 (chapter 5)
         o.u16((inst.pred.id & 0xfff) | (inst.pred.control & 3u) << 13 | (inst.pred.invert ? 0x8000u : 0u));
         break;
-      case FieldKind::RelOp:
-      case FieldKind::NumBlocks:
-      case FieldKind::ChannelMask:
-      case FieldKind::Int8: o.u8(op.value); break;
-      case FieldKind::Int16: o.u16(op.value); break;
-      case FieldKind::Zero8: o.u8(0); break;  // pages: "ignored and always zero"
-      case FieldKind::Zero16: o.u16(0); break;
-      case FieldKind::Surface: o.u8(op.id); break;
+      case FieldKind::SubOp: o.u8(static_cast<uint64_t>(d->subOp)); break;
+      case FieldKind::Enum:
+      case FieldKind::Int:
+      case FieldKind::Zero:  // pages: "ignored and always zero"
+        for (unsigned b = 0; b < f.width; ++b) o.u8(f.kind == FieldKind::Zero ? 0 : op.value >> (8 * b));
+        break;
+      case FieldKind::Surface:
+      case FieldKind::Sampler: o.u8(op.id); break;
       case FieldKind::Raw:  // raw operand: ud var id, uw byte offset
         o.u32(op.id);
         o.u16(op.offset);
         break;
       case FieldKind::Label: o.u16(op.id); break;
-      case FieldKind::VecDst:
-      case FieldKind::CmpDst:
-      case FieldKind::PredDst: putVector(t, o, op, true, inst.sat); break;
-      case FieldKind::VecSrc: putVector(t, o, op, false, false); break;
+      case FieldKind::Vec:
+        if (f.access == Access::Write || f.access == Access::ReadWrite) putVector(t, env, o, op, true, inst.sat);
+        else putVector(t, env, o, op, false, false);
+        break;
     }
   }
   return static_cast<size_t>(o.p - at);
@@ -159,20 +210,22 @@ size_t encodeAt(const EncodeTables& t, const Instruction& inst, uint8_t* at) {
 
 void encodeInto(const Instruction& inst, Out& o) {
   uint8_t tmp[kMaxInstrBytes];
-  size_t n = encodeAt(encodeTables(), inst, tmp);
+  size_t n = encodeAt(encodeTables(), EncodeEnv{}, inst, tmp);
   o.bytes(std::string_view(reinterpret_cast<const char*>(tmp), n));
 }
 
 // Appends the encoding of every instruction of `code` to `b`.
-void encodeCode(const std::vector<Instruction>& code, std::vector<uint8_t>& b) {
+void encodeCode(const Kernel& k, unsigned grfSize, std::vector<uint8_t>& b) {
+  const std::vector<Instruction>& code = k.code;
   const EncodeTables& t = encodeTables();
+  const EncodeEnv env{&k, grfSize};
   size_t pos = b.size();
   // Room is made ahead, at least kMaxInstrBytes for the next instruction;
   // the buffer is cut to size at the end.
   b.resize(pos + code.size() * 16 + kMaxInstrBytes);
   for (const Instruction& inst : code) {
     if (b.size() - pos < kMaxInstrBytes) b.resize(2 * b.size());
-    pos += encodeAt(t, inst, b.data() + pos);
+    pos += encodeAt(t, env, inst, b.data() + pos);
   }
   b.resize(pos);
 }
@@ -226,7 +279,7 @@ struct Object {
   uint32_t inputOffset = 0;  // of num_inputs, from the object start
 };
 
-Object writeObject(const Kernel& k) {
+Object writeObject(const Kernel& k, unsigned grfSize) {
   Object obj;
   Out o(obj.bytes);
   Pool pool;
@@ -336,7 +389,7 @@ Object writeObject(const Kernel& k) {
   o.u16(k.attrs.size());
   for (size_t i = 0; i < k.attrs.size(); ++i) putAttr(o, kattrIdx[i], k.attrs[i], true);
   size_t entry = o.size();
-  encodeCode(k.code, obj.bytes);
+  encodeCode(k, grfSize, obj.bytes);
   o.patch32(sizeAt, o.size() - entry);
   o.patch32(sizeAt + 4, entry);
   return obj;
@@ -417,7 +470,7 @@ std::vector<uint8_t> writeBinary(const Module& m) {
     if (k.isFunction) order.push_back(&k);
   std::vector<Object> objs;
   objs.reserve(order.size());
-  for (const Kernel* k : order) objs.push_back(writeObject(*k));
+  for (const Kernel* k : order) objs.push_back(writeObject(*k, m.grfSize));
 
   // common_isa_header size: magic, version, num_kernels, kernel_info[] (with
   // one empty gen_binary_info each), num_variables, num_functions, function_info[].

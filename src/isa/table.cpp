@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <vector>
 
 #include "visakit/isa.hpp"
 
@@ -18,87 +19,125 @@ constexpr TypeMask kNum = kInt | types(T::F, T::DF, T::HF);
 constexpr TypeMask kData32 = types(T::UD, T::D, T::F);   // "Must have type UD,D,F"
 constexpr TypeMask kUD = types(T::UD);
 constexpr uint8_t kAllExec = 0x3F;                       // 1, 2, 4, 8, 16, 32
-constexpr uint8_t kArith = kArithMod, kLogic = kNotMod;
+constexpr uint16_t kArith = kArithMod, kLogic = kNotMod;
+constexpr Access R = Access::Read, W = Access::Write;
 
-constexpr FieldDesc fExec{ExecSize, 1, "Exec_size", -1, 0, 0, 0, None, 0};
-constexpr FieldDesc fPred{Pred, 2, "Pred", -1, 0, 0, 0, None, 0};
-constexpr FieldDesc dst(TypeMask t) { return {VecDst, 0, "Dst", 0, t, 0, 0, None, 0}; }
-constexpr FieldDesc src(const char* n, int pos, TypeMask t, uint8_t mods) {
-  return {VecSrc, 0, n, static_cast<int8_t>(pos), t, 0, 0, None, static_cast<uint8_t>(kImmOk | mods)};
+// Value names of the enumerated fields.
+constexpr EnumName kRelOpNames[] = {{0, "eq"}, {1, "ne"}, {2, "gt"}, {3, "ge"}, {4, "lt"}, {5, "le"}};
+constexpr EnumDesc kRelOps{kRelOpNames, 6};
+// Num_blocks: log2 of the count (pages' Num_blocks tables).
+constexpr EnumName kBlockNames[] = {{0, "1"}, {1, "2"}, {2, "4"}, {3, "8"}};
+constexpr EnumDesc kBlocks{kBlockNames, 4};
+// Channel masks in RGBA order, R = bit 0 (SCATTER4_SCALED page).
+constexpr EnumName kChannelNames[] = {{1, "R"},   {2, "G"},   {3, "RG"},   {4, "B"},   {5, "RB"},
+                                      {6, "GB"},  {7, "RGB"}, {8, "A"},    {9, "RA"},  {10, "GA"},
+                                      {11, "RGA"}, {12, "BA"}, {13, "RBA"}, {14, "GBA"}, {15, "RGBA"}};
+constexpr EnumDesc kChannels{kChannelNames, 15};
+
+constexpr FieldDesc fExec{.kind = ExecSize, .width = 1, .name = "Exec_size"};
+constexpr FieldDesc fPred{.kind = Pred, .width = 2, .name = "Pred"};
+constexpr FieldDesc zero(unsigned width, const char* n) { return {.kind = Zero, .width = static_cast<uint8_t>(width), .name = n, .maxVal = 0}; }
+constexpr FieldDesc intField(unsigned width, const char* n, int pos, uint32_t lo, uint32_t hi) {
+  return {.kind = Int, .width = static_cast<uint8_t>(width), .name = n, .textPos = static_cast<int8_t>(pos), .minVal = lo, .maxVal = hi};
 }
-constexpr FieldDesc raw(const char* n, int pos, TypeMask t, Footprint fp, uint8_t flags = 0) {
-  return {Raw, 6, n, static_cast<int8_t>(pos), t, 0, 0, fp, flags};
+constexpr FieldDesc suffixEnum(const char* n, int suffix, const EnumDesc& e, uint32_t lo, uint32_t hi) {
+  return {.kind = Enum, .width = 1, .name = n, .suffix = static_cast<int8_t>(suffix), .minVal = lo, .maxVal = hi, .names = &e};
 }
-constexpr FieldDesc surface(int pos) { return {Surface, 1, "Surface", static_cast<int8_t>(pos), 0, 0, 0, None, 0}; }
+constexpr FieldDesc dst(TypeMask t, uint8_t classes = kG) {
+  return {.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = classes, .types = t};
+}
+constexpr FieldDesc src(const char* n, int pos, TypeMask t, uint16_t mods, uint8_t classes = kG | kImm) {
+  return {.kind = Vec, .name = n, .textPos = static_cast<int8_t>(pos), .access = R, .classes = classes, .types = t, .flags = mods};
+}
+constexpr FieldDesc raw(const char* n, int pos, Access a, TypeMask t, Footprint fp, uint16_t flags = 0) {
+  return {.kind = Raw, .width = 6, .name = n, .textPos = static_cast<int8_t>(pos), .access = a, .types = t, .footprint = fp, .flags = flags};
+}
+constexpr FieldDesc surface(int pos) { return {.kind = Surface, .width = 1, .name = "Surface", .textPos = static_cast<int8_t>(pos)}; }
+constexpr FieldDesc label(int pos) { return {.kind = Label, .width = 2, .name = "Label", .textPos = static_cast<int8_t>(pos)}; }
 // "Offset(scalar): The global byte offset. Must have type UD"
 constexpr FieldDesc globalOffset(int pos) {
-  return {VecSrc, 0, "Offset", static_cast<int8_t>(pos), kUD, 0, 0, None, kScalar | kImmOk};
+  return {.kind = Vec, .name = "Offset", .textPos = static_cast<int8_t>(pos), .access = R, .classes = kG | kImm, .types = kUD, .flags = kScalar};
 }
 
-constexpr InstrDesc alu2(Opcode op, const char* m, const char* pm, TypeMask t, uint8_t mods, bool sat) {
-  return {op, m, pm, InstrClass::Alu, kAllExec, sat, "6_instructions", 5,
-          {fExec, fPred, dst(t), src("Src0", 1, t, mods), src("Src1", 2, t, mods)}};
+constexpr InstrDesc alu2(Opcode op, const char* m, const char* pm, TypeMask t, uint16_t mods, bool sat, uint32_t props = 0,
+                         uint8_t classes = kG) {
+  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = sat,
+          .page = pm, .props = props, .numFields = 5,
+          .fields = {fExec, fPred, dst(t, classes), src("Src0", 1, t, mods, classes | kImm), src("Src1", 2, t, mods, classes | kImm)}};
 }
-constexpr InstrDesc alu1(Opcode op, const char* m, const char* pm, TypeMask t, uint8_t mods, bool sat) {
-  return {op, m, pm, InstrClass::Alu, kAllExec, sat, "6_instructions", 4,
-          {fExec, fPred, dst(t), src("Src0", 1, t, mods)}};
+constexpr InstrDesc alu1(Opcode op, const char* m, const char* pm, TypeMask t, uint16_t mods, bool sat, uint32_t props = 0,
+                         uint8_t classes = kG) {
+  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = sat,
+          .page = pm, .props = props, .numFields = 4,
+          .fields = {fExec, fPred, dst(t, classes), src("Src0", 1, t, mods, classes | kImm)}};
 }
-constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char* dataName, const char* page) {
+constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char* dataName, Access data, uint32_t props) {
   // GATHER_SCALED / SCATTER_SCALED pages: exec 1-32, Num_blocks 1, 2, 4 bytes.
-  return {op, m, pm, InstrClass::Memory, kAllExec, false, page, 9,
-          {fExec, fPred, FieldDesc{Zero8, 1, "Block_size", -1, 0, 0, 0, None, 0},
-           FieldDesc{NumBlocks, 1, "Num_blocks", -1, 0, 0, 2, None, 0},
-           FieldDesc{Zero16, 2, "Scale", -1, 0, 0, 0, None, 0}, surface(0), globalOffset(1),
-           raw("Element_offset", 2, kUD, ExecDwords), raw(dataName, 3, kData32, ExecDwords)}};
+  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Memory, .execSizes = kAllExec, .sat = false,
+          .page = pm, .props = props, .numFields = 9,
+          .fields = {fExec, fPred, zero(1, "Block_size"), suffixEnum("Num_blocks", 0, kBlocks, 0, 2), zero(2, "Scale"),
+                     surface(0), globalOffset(1), raw("Element_offset", 2, R, kUD, ExecDwords),
+                     raw(dataName, 3, data, kData32, ExecDwords)}};
 }
 
 const InstrDesc kTable[] = {
     alu2(Opcode::ADD, "add", "ADD", kNum, kArith, true),
     alu2(Opcode::MUL, "mul", "MUL", kNum, kArith, true),
-    alu2(Opcode::AND, "and", "AND", kInt, kLogic, false),
-    alu2(Opcode::OR, "or", "OR", kInt, kLogic, false),
-    alu2(Opcode::XOR, "xor", "XOR", kInt, kLogic, false),
-    alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false),
-    alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true),
-    alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true),
-    alu1(Opcode::MOV, "mov", "MOV", kNum, kArith, true),
+    // AND, OR, XOR, NOT pages: integer or predicate operands.
+    alu2(Opcode::AND, "and", "AND", kInt, kLogic, false, kIntOnly, kG | kP),
+    alu2(Opcode::OR, "or", "OR", kInt, kLogic, false, kIntOnly, kG | kP),
+    alu2(Opcode::XOR, "xor", "XOR", kInt, kLogic, false, kIntOnly, kG | kP),
+    alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false, kIntOnly, kG | kP),
+    alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true, kIntOnly),
+    alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly),
+    // MOV page: src0 may be a predicate (with exec size 1).
+    {.op = Opcode::MOV, .mnemonic = "mov", .pageMnemonic = "MOV", .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = true,
+     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum), src("Src0", 1, kNum, kArith, kG | kImm | kP)}},
     alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true),
     // SETP page: Exec_size, Dst (predicate), Src0; no predication.
-    {Opcode::SETP, "setp", "SETP", InstrClass::Alu, kAllExec, false, "SETP", 3,
-     {fExec, FieldDesc{PredDst, 0, "Dst", 0, 0, 0, 0, None, 0},
-      src("Src0", 1, types(T::UB, T::UW, T::UD, T::B, T::W, T::D), 0)}},
+    {.op = Opcode::SETP, .mnemonic = "setp", .pageMnemonic = "SETP", .cls = InstrClass::Alu, .execSizes = kAllExec,
+     .sat = false, .page = "SETP", .props = kIntOnly, .numFields = 3,
+     .fields = {fExec, FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kP},
+                src("Src0", 1, types(T::UB, T::UW, T::UD, T::B, T::W, T::D), 0)}},
     // CMP page: Exec_size, Rel_op, Dst, Src0, Src1; no predication.
-    {Opcode::CMP, "cmp", "CMP", InstrClass::Compare, kAllExec, false, "CMP", 5,
-     {fExec, FieldDesc{RelOp, 1, "Rel_op", -1, 0, 0, 5, None, 0},
-      FieldDesc{CmpDst, 0, "Dst", 0, kNum, 0, 0, None, 0}, src("Src0", 1, kNum, kArith),
-      src("Src1", 2, kNum, kArith)}},
-    {Opcode::LABEL, "label", "LABEL", InstrClass::Control, kAllExec, false, "LABEL", 1,
-     {FieldDesc{Label, 2, "Label", -1, 0, 0, 0, None, 0}}},
-    {Opcode::JMP, "jmp", "JMP", InstrClass::Control, kAllExec, false, "JMP", 3,
-     {fExec, fPred, FieldDesc{Label, 2, "Label", 0, 0, 0, 0, None, 0}}},
-    {Opcode::RET, "ret", "RET", InstrClass::Control, kAllExec, false, "RET", 2, {fExec, fPred}},
-    {Opcode::GOTO, "goto", "GOTO", InstrClass::Control, kAllExec, false, "GOTO", 3,
-     {fExec, fPred, FieldDesc{Label, 2, "Label", 0, 0, 0, 0, None, 0}}},
+    {.op = Opcode::CMP, .mnemonic = "cmp", .pageMnemonic = "CMP", .cls = InstrClass::Compare, .execSizes = kAllExec,
+     .sat = false, .page = "CMP", .numFields = 5,
+     .fields = {fExec, suffixEnum("Rel_op", 0, kRelOps, 0, 5),
+                FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kG | kP, .types = kNum},
+                src("Src0", 1, kNum, kArith), src("Src1", 2, kNum, kArith)}},
+    {.op = Opcode::LABEL, .mnemonic = "label", .pageMnemonic = "LABEL", .cls = InstrClass::Control, .execSizes = kAllExec,
+     .sat = false, .page = "LABEL", .props = kNoExec, .syntax = Syntax::Label, .numFields = 1,
+     .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
+    // SUBROUTINE page: starts a subroutine; printed '.function "NAME"' then 'NAME:'.
+    {.op = Opcode::SUBROUTINE, .mnemonic = "func", .pageMnemonic = "SUBROUTINE", .cls = InstrClass::Control,
+     .execSizes = kAllExec, .sat = false, .page = "SUBROUTINE", .props = kNoExec, .syntax = Syntax::Function,
+     .numFields = 1, .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
+    {.op = Opcode::JMP, .mnemonic = "jmp", .pageMnemonic = "JMP", .cls = InstrClass::Control, .execSizes = kAllExec,
+     .sat = false, .page = "JMP", .props = kControl, .numFields = 3, .fields = {fExec, fPred, label(0)}},
+    {.op = Opcode::RET, .mnemonic = "ret", .pageMnemonic = "RET", .cls = InstrClass::Control, .execSizes = kAllExec,
+     .sat = false, .page = "RET", .props = kControl, .numFields = 2, .fields = {fExec, fPred}},
+    {.op = Opcode::GOTO, .mnemonic = "goto", .pageMnemonic = "GOTO", .cls = InstrClass::Control, .execSizes = kAllExec,
+     .sat = false, .page = "GOTO", .props = kControl, .numFields = 3, .fields = {fExec, fPred, label(0)}},
     // URB_WRITE page: exec 8 only; Num_out 1-8; Global_offset 0-2047. Text order
     // is num_out, global_offset, channel_mask (igc-dialect.md §6.2).
-    {Opcode::URB_WRITE, "urb_write_3d", "URB_WRITE", InstrClass::Memory, execBit(8), false, "URB_WRITE", 8,
-     {fExec, fPred, FieldDesc{Int8, 1, "Num_out", 0, 0, 1, 8, None, 0},
-      raw("Channel_mask", 2, kUD, Urb8Dwords, kNullOk),
-      FieldDesc{Int16, 2, "Global_offset", 1, 0, 0, 2047, None, 0},
-      raw("URB_handle", 3, kUD, Urb8Dwords), raw("Per_slot_offset", 4, kUD, Urb8Dwords, kNullOk),
-      raw("Vertex_data", 5, kData32, UrbVertexData)}},
+    {.op = Opcode::URB_WRITE, .mnemonic = "urb_write_3d", .pageMnemonic = "URB_WRITE", .cls = InstrClass::Memory,
+     .execSizes = execBit(8), .sat = false, .page = "URB_WRITE", .props = kMayStore, .numFields = 8,
+     .fields = {fExec, fPred, intField(1, "Num_out", 0, 1, 8), raw("Channel_mask", 2, R, kUD, Urb8Dwords, kNullOk),
+                intField(2, "Global_offset", 1, 0, 2047), raw("URB_handle", 3, R, kUD, Urb8Dwords),
+                raw("Per_slot_offset", 4, R, kUD, Urb8Dwords, kNullOk), raw("Vertex_data", 5, R, kData32, UrbVertexData)}},
     // SCATTER4_SCALED page: exec 8, 16; Channels != 0.
-    {Opcode::SCATTER4_SCALED, "scatter4_scaled", "SCATTER4_SCALED", InstrClass::Memory,
-     static_cast<uint8_t>(execBit(8) | execBit(16)), false, "SCATTER4_SCALED", 8,
-     {fExec, fPred, FieldDesc{ChannelMask, 1, "Channels", -1, 0, 1, 15, None, 0},
-      FieldDesc{Zero16, 2, "Scale", -1, 0, 0, 0, None, 0}, surface(0), globalOffset(1),
-      raw("Element_offset", 2, kUD, ExecDwords), raw("Src", 3, kData32, Scatter4Src)}},
-    scaled(Opcode::GATHER_SCALED, "gather_scaled", "GATHER_SCALED", "Dst", "GATHER_SCALED"),
-    scaled(Opcode::SCATTER_SCALED, "scatter_scaled", "SCATTER_SCALED", "Src", "SCATTER_SCALED"),
+    {.op = Opcode::SCATTER4_SCALED, .mnemonic = "scatter4_scaled", .pageMnemonic = "SCATTER4_SCALED",
+     .cls = InstrClass::Memory, .execSizes = static_cast<uint8_t>(execBit(8) | execBit(16)), .sat = false,
+     .page = "SCATTER4_SCALED", .props = kMayStore, .numFields = 8,
+     .fields = {fExec, fPred, suffixEnum("Channels", 0, kChannels, 1, 15), zero(2, "Scale"), surface(0), globalOffset(1),
+                raw("Element_offset", 2, R, kUD, ExecDwords), raw("Src", 3, R, kData32, Scatter4Src)}},
+    scaled(Opcode::GATHER_SCALED, "gather_scaled", "GATHER_SCALED", "Dst", W, kMayLoad),
+    scaled(Opcode::SCATTER_SCALED, "scatter_scaled", "SCATTER_SCALED", "Src", R, kMayStore),
     // QW_SCATTER page: exec 1-16; Num_blocks 0b00 (1 block) only; Src Q, UQ, DF.
-    {Opcode::QW_SCATTER, "qw_scatter", "QW_SCATTER", InstrClass::Memory, 0x1F, false, "QW_SCATTER", 6,
-     {fExec, fPred, FieldDesc{NumBlocks, 1, "Num_blocks", -1, 0, 0, 0, None, 0}, surface(0),
-      raw("Offset", 1, kUD, ExecDwords), raw("Src", 2, types(T::Q, T::UQ, T::DF), QwSrc)}},
+    {.op = Opcode::QW_SCATTER, .mnemonic = "qw_scatter", .pageMnemonic = "QW_SCATTER", .cls = InstrClass::Memory,
+     .execSizes = 0x1F, .sat = false, .page = "QW_SCATTER", .props = kMayStore, .numFields = 6,
+     .fields = {fExec, fPred, suffixEnum("Num_blocks", 0, kBlocks, 0, 0), surface(0),
+                raw("Offset", 1, R, kUD, ExecDwords), raw("Src", 2, R, types(T::Q, T::UQ, T::DF), QwSrc)}},
 };
 
 struct TypeInfo {
@@ -216,6 +255,11 @@ int InstrDesc::find(FieldKind k) const {
     if (fields[i].kind == k) return i;
   return -1;
 }
+int InstrDesc::findName(std::string_view n) const {
+  for (int i = 0; i < numFields; ++i)
+    if (n == fields[i].name) return i;
+  return -1;
+}
 int InstrDesc::atTextPos(int p) const {
   for (int i = 0; i < numFields; ++i)
     if (fields[i].textPos == p) return i;
@@ -226,26 +270,68 @@ int InstrDesc::numTextOperands() const {
   for (int i = 0; i < numFields; ++i) n += fields[i].textPos >= 0;
   return n;
 }
+int InstrDesc::numSources() const {
+  int n = 0;
+  for (int i = 0; i < numFields; ++i) n += fields[i].kind == FieldKind::Vec && fields[i].access == Access::Read;
+  return n;
+}
+
+std::optional<uint16_t> EnumDesc::valueOf(std::string_view t) const {
+  for (unsigned i = 0; i < count; ++i)
+    if (equalsCStr(t, names[i].text)) return names[i].value;
+  return std::nullopt;
+}
+const char* EnumDesc::textOf(uint64_t v) const {
+  for (unsigned i = 0; i < count; ++i)
+    if (names[i].value == v) return names[i].text;
+  return nullptr;
+}
 
 std::span<const InstrDesc> instructionTable() { return kTable; }
-const InstrDesc* lookup(uint8_t opcode) {
-  // Built once (thread-safe static): the first table entry of each opcode.
-  static const std::array<const InstrDesc*, 256> byOp = [] {
-    std::array<const InstrDesc*, 256> a{};
-    for (const auto& d : kTable)
-      if (!a[static_cast<uint8_t>(d.op)]) a[static_cast<uint8_t>(d.op)] = &d;
-    return a;
+
+namespace {
+// Built once (thread-safe static): the first row of each opcode, and each
+// (opcode, sub-opcode) row.
+struct OpIndex {
+  std::array<const InstrDesc*, 256> first{};
+  std::array<bool, 256> subOps{};
+  std::vector<std::pair<uint16_t, const InstrDesc*>> bySub;  // (opcode << 8 | sub) sorted
+};
+const OpIndex& opIndex() {
+  static const OpIndex idx = [] {
+    OpIndex x;
+    for (const auto& d : kTable) {
+      uint8_t op = static_cast<uint8_t>(d.op);
+      if (!x.first[op]) x.first[op] = &d;
+      if (d.subOp >= 0) {
+        x.subOps[op] = true;
+        x.bySub.emplace_back(static_cast<uint16_t>(op << 8 | d.subOp), &d);
+      }
+    }
+    std::sort(x.bySub.begin(), x.bySub.end(), [](auto& a, auto& b) { return a.first < b.first; });
+    return x;
   }();
-  return byOp[opcode];
+  return idx;
 }
+}  // namespace
+
+const InstrDesc* lookup(uint8_t opcode) { return opIndex().first[opcode]; }
 const InstrDesc* lookup(Opcode op) { return lookup(static_cast<uint8_t>(op)); }
+bool hasSubOps(uint8_t opcode) { return opIndex().subOps[opcode]; }
+const InstrDesc* lookup(uint8_t opcode, uint8_t subOp) {
+  const OpIndex& x = opIndex();
+  if (!x.subOps[opcode]) return x.first[opcode];
+  uint16_t key = static_cast<uint16_t>(opcode << 8 | subOp);
+  auto it = std::lower_bound(x.bySub.begin(), x.bySub.end(), key, [](auto& a, uint16_t k) { return a.first < k; });
+  return it != x.bySub.end() && it->first == key ? it->second : nullptr;
+}
 namespace {
 // Open-addressing index of both spellings of every mnemonic, built once. The
 // first table row with a spelling wins, as a scan of the table would find it.
-constexpr size_t kMnemonicSlots = 128;
+constexpr size_t kMnemonicSlots = 1024;
 size_t mnemonicHash(std::string_view m) {
   auto c = [&](size_t i) { return static_cast<size_t>(static_cast<unsigned char>(m[i])); };
-  return (m.size() * 31 + c(0) * 7 + c(m.size() - 1) * 13 + c(m.size() / 2)) & (kMnemonicSlots - 1);
+  return (m.size() * 31 + c(0) * 7 + c(m.size() - 1) * 13 + c(m.size() / 2) * 101 + c(m.size() / 3) * 3) & (kMnemonicSlots - 1);
 }
 struct MnemonicSlot {
   std::string_view name;
@@ -281,14 +367,13 @@ const InstrDesc* lookupMnemonic(std::string_view m) {
   return nullptr;
 }
 
-namespace {
-constexpr const char* kRelOps[] = {"eq", "ne", "gt", "ge", "lt", "le"};
+std::string_view relOpName(unsigned r) {
+  const char* n = kRelOps.textOf(r);
+  return n ? n : "?";
 }
-std::string_view relOpName(unsigned r) { return r < 6 ? kRelOps[r] : "?"; }
 std::optional<unsigned> parseRelOp(std::string_view s) {
-  for (unsigned i = 0; i < 6; ++i)
-    if (equalsCStr(s, kRelOps[i])) return i;
-  return std::nullopt;
+  auto v = kRelOps.valueOf(s);
+  return v ? std::optional<unsigned>(*v) : std::nullopt;
 }
 
 std::string channelMaskText(unsigned mask) {

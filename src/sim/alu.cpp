@@ -906,20 +906,15 @@ Handler intHandler() {
 }  // namespace
 
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
-  const InstrDesc* desc = lookup(inst.op);
+  const InstrDesc* desc = rowOf(inst);
   int dstIdx = -1, srcIdx[2] = {-1, -1}, nsrc = 0;
   for (int i = 0; i < desc->numFields; ++i) {
-    switch (desc->fields[i].kind) {
-      case FieldKind::VecDst:
-      case FieldKind::PredDst:
-      case FieldKind::CmpDst: dstIdx = i; break;
-      case FieldKind::VecSrc:
-        if (nsrc < 2) srcIdx[nsrc++] = i;
-        break;
-      case FieldKind::RelOp: d.relop = static_cast<uint8_t>(inst.f[i].value & 7); break;
-      default: break;
-    }
+    const FieldDesc& f = desc->fields[i];
+    if (f.kind != FieldKind::Vec) continue;
+    if (f.access == visakit::Access::Write) dstIdx = i;
+    else if (nsrc < 2) srcIdx[nsrc++] = i;
   }
+  if (int r = desc->findName("Rel_op"); r >= 0) d.relop = static_cast<uint8_t>(inst.f[r].value & 7);
   const unsigned exec = d.exec;
   if (dstIdx >= 0) d.dst = decodeVector(p, inst.f[dstIdx], exec, true, false);
   for (int s = 0; s < nsrc; ++s) {
@@ -947,8 +942,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   d.execType = flt ? (et == Type::BF ? Type::BF : et) : Type::UD;
   const Opcode op = inst.op;
   // Logic and shift operations are integer operations (their pages: integer types only).
-  bool intOnly = op == Opcode::AND || op == Opcode::OR || op == Opcode::XOR || op == Opcode::NOT ||
-                 op == Opcode::SHL || op == Opcode::SHR || op == Opcode::SETP;
+  bool intOnly = desc->has(kIntOnly);
   if (intOnly) d.floatDomain = flt = false;
   if (op == Opcode::MOV && d.src[0].kind == DOperand::Kind::Pred) {
     d.src[0].wholePred = true;

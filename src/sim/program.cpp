@@ -138,10 +138,10 @@ int fieldIndex(const InstrDesc& d, std::string_view name) {
 void decodeMemory(const Program& p, const Instruction& inst, DInst& d, std::initializer_list<const char*> raws) {
   const InstrDesc& desc = *lookup(inst.op);
   if (int s = desc.find(FieldKind::Surface); s >= 0) d.surface = inst.f[s].id;
-  if (int g = fieldIndex(desc, "Offset"); g >= 0 && desc.fields[g].kind == FieldKind::VecSrc)
+  if (int g = fieldIndex(desc, "Offset"); g >= 0 && desc.fields[g].kind == FieldKind::Vec)
     d.goff = decodeVector(p, inst.f[g], d.exec, false, true);
-  if (int nb = desc.find(FieldKind::NumBlocks); nb >= 0) d.numBlocks = static_cast<uint8_t>(1u << (inst.f[nb].value & 3));
-  if (int ch = desc.find(FieldKind::ChannelMask); ch >= 0) d.chMask = static_cast<uint8_t>(inst.f[ch].value & 15);
+  if (int nb = desc.findName("Num_blocks"); nb >= 0) d.numBlocks = static_cast<uint8_t>(1u << (inst.f[nb].value & 3));
+  if (int ch = desc.findName("Channels"); ch >= 0) d.chMask = static_cast<uint8_t>(inst.f[ch].value & 15);
   size_t r = 0;
   for (const char* name : raws) {
     int i = fieldIndex(desc, name);

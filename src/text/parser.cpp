@@ -3,6 +3,7 @@
 // instruction table describes them. Every error of the file is reported: on
 // an error the rest of the line is skipped.
 #include <algorithm>
+#include <charconv>
 #include <bit>
 #include <cmath>
 #include <cstring>
@@ -91,9 +92,11 @@ class NameMap {
 
 // What the parser needs of an instruction's row, computed once per row.
 struct ParseInfo {
-  int8_t textField[kMaxFields];  // field index of each text operand
+  int8_t textField[kMaxFields];    // field index of each text operand
   int8_t numText = 0;
-  int8_t suffixField = -1;       // RelOp / NumBlocks / ChannelMask field (the last one)
+  int8_t suffixField[kMaxFields];  // field index of each ".x" suffix, in order
+  int8_t numSuffix = 0;
+  int8_t parenField = -1;          // a field written "(N)" where the execution size would be
   bool hasPred = false, hasExec = false;
 };
 
@@ -104,17 +107,22 @@ const ParseInfo& parseInfo(const InstrDesc& d) {
       ParseInfo pi;
       pi.numText = static_cast<int8_t>(r.numTextOperands());
       for (int p = 0; p < pi.numText; ++p) pi.textField[p] = static_cast<int8_t>(r.atTextPos(p));
-      for (int i = 0; i < r.numFields; ++i) {
-        FieldKind k = r.fields[i].kind;
-        if (k == FieldKind::RelOp || k == FieldKind::NumBlocks || k == FieldKind::ChannelMask) pi.suffixField = static_cast<int8_t>(i);
+      for (int sfx = 0;; ++sfx) {
+        int fi = -1;
+        for (int i = 0; i < r.numFields; ++i)
+          if (r.fields[i].suffix == sfx) fi = i;
+        if (fi < 0) break;
+        pi.suffixField[pi.numSuffix++] = static_cast<int8_t>(fi);
       }
+      for (int i = 0; i < r.numFields; ++i)
+        if (r.fields[i].flags & kParen) pi.parenField = static_cast<int8_t>(i);
       pi.hasPred = r.find(FieldKind::Pred) >= 0;
       pi.hasExec = r.find(FieldKind::ExecSize) >= 0;
       v.push_back(pi);
     }
     return v;
   }();
-  return infos[static_cast<size_t>(&d - instructionTable().data())];
+  return infos[rowIndex(d)];
 }
 
 class Parser {
@@ -130,6 +138,7 @@ class Parser {
 
   std::optional<Module> run(Module* partial) {
     if (tooBig_) return std::nullopt;
+    mod_.grfSize = opts_.grfSize;
     bool versionSeen = false;
     while (peek().kind != Tok::End) {
       if (peek().kind == Tok::Newline) {
@@ -181,6 +190,7 @@ class Parser {
   Kernel* k_ = nullptr;
   NameMap<Sym> syms_;
   NameMap<uint32_t> labels_;
+  int64_t pendingFunction_ = -1;  // the label a '.function' just defined
 
   // ---- token helpers ----
   // Lookahead never needs to pass the end of the line: every peek(o) follows
@@ -265,10 +275,11 @@ class Parser {
       next();
       return;
     }
-    if (t.kind == Tok::Ident && peek(1).is(':') && !lookupMnemonic(t.text)) {
+    if (t.kind == Tok::Ident && peek(1).is(':') && (!lookupMnemonic(t.text) || lookupMnemonic(t.text)->syntax == Syntax::Label)) {
       labelDef();
       return;
     }
+    pendingFunction_ = -1;
     instruction();
     expectEol();
   }
@@ -291,6 +302,8 @@ class Parser {
       mod_.major = static_cast<uint8_t>(maj);
       mod_.minor = static_cast<uint8_t>(min);
       expectEol();
+    } else if (n == "function" && k_) {
+      subroutine(d);
     } else if (n == "kernel" || n == "global_function" || n == "function") {
       finishKernel();
       const Token& name = peek();
@@ -531,6 +544,13 @@ class Parser {
     needKernel(name);
     uint32_t id = labelId(name);
     LabelDecl& l = k_->labels[id];
+    // IGC prints a subroutine as '.function "NAME"' then 'NAME:' (one
+    // instruction; its reader skips the label too, spec-decisions T9).
+    if (l.defined && l.kind == 1 && pendingFunction_ == static_cast<int64_t>(id)) {
+      pendingFunction_ = -1;
+      return;
+    }
+    pendingFunction_ = -1;
     if (l.defined) fail(name, fmt::format("redefinition of label '{}'", name.text));
     l.defined = true;
     l.loc = name.loc;
@@ -541,6 +561,29 @@ class Parser {
     inst.f[0].id = id;
     inst.f[0].loc = name.loc;
     pushInstruction(inst, name);
+  }
+
+  // .function "NAME": the SUBROUTINE instruction, which starts subroutine NAME.
+  void subroutine(const Token& d) {
+    const Token& name = peek();
+    if (name.kind != Tok::String && name.kind != Tok::Ident)
+      fail(name, fmt::format("expected function name, found {}", text::describe(name)));
+    next();
+    uint32_t id = labelId(name);
+    LabelDecl& l = k_->labels[id];
+    if (l.defined) fail(name, fmt::format("redefinition of label '{}'", name.text));
+    l.defined = true;
+    l.kind = 1;
+    l.loc = name.loc;
+    Instruction inst;
+    inst.op = Opcode::SUBROUTINE;
+    inst.loc = d.loc;
+    inst.f[0].kind = Operand::Kind::Label;
+    inst.f[0].id = id;
+    inst.f[0].loc = name.loc;
+    pushInstruction(inst, name);
+    pendingFunction_ = id;
+    expectEol();
   }
 
   // ---- instructions ----
@@ -592,15 +635,27 @@ class Parser {
     if (mn.kind != Tok::Ident) fail(mn, fmt::format("expected instruction, found {}", text::describe(mn)));
     next();
     const InstrDesc* desc = lookupMnemonic(mn.text);
-    if (!desc || desc->op == Opcode::LABEL) fail(mn, fmt::format("unknown instruction '{}'", mn.text));
+    if (!desc || desc->syntax == Syntax::Label || desc->syntax == Syntax::Function) fail(mn, fmt::format("unknown instruction '{}'", mn.text));
     const ParseInfo& info = parseInfo(*desc);
     inst.op = desc->op;
+    inst.subOp = desc->subOp;
     inst.loc = mn.loc;
     if (hasPred && !info.hasPred) {
       error(predLoc, fmt::format("'{}' cannot be predicated", desc->mnemonic));
       throw ParseError{};
     }
-    if (info.suffixField >= 0 || peek().is('.')) suffixes(*desc, info.suffixField, inst, mn);
+    if (desc->subOp >= 0) {
+      int si = desc->find(FieldKind::SubOp);
+      inst.f[si].kind = Operand::Kind::Int;
+      inst.f[si].value = static_cast<uint64_t>(desc->subOp);
+      inst.f[si].loc = mn.loc;
+    }
+    if (info.numSuffix > 0 || peek().is('.')) suffixes(*desc, info, inst, mn);
+    if (info.parenField >= 0) {
+      expectPunct('(', fmt::format("to start the {}", desc->fields[info.parenField].name));
+      operand(desc->fields[info.parenField], inst.f[info.parenField]);
+      expectPunct(')', fmt::format("to end the {}", desc->fields[info.parenField].name));
+    }
     if (info.hasExec) execSize(inst);
     const int numText = info.numText;
     for (int pos = 0; pos < numText; ++pos) {
@@ -661,49 +716,58 @@ class Parser {
     return n;
   }
 
-  void suffixes(const InstrDesc& d, int suffixField, Instruction& inst, const Token& mn) {
-    bool gotSuffix = false;
+  // The ".x" suffixes after the mnemonic: .sat, then the row's suffix fields in
+  // order. "4.1" lexes as one number: its parts are two suffixes.
+  void suffixes(const InstrDesc& d, const ParseInfo& info, Instruction& inst, const Token& mn) {
+    int nextSfx = 0;
     while (peek().is('.')) {
       next();
       const Token& s = peek();
-      if (s.kind != Tok::Ident && s.kind != Tok::Int) fail(s, fmt::format("expected suffix after '.', found {}", text::describe(s)));
+      if (s.kind != Tok::Ident && s.kind != Tok::Int && s.kind != Tok::Float)
+        fail(s, fmt::format("expected suffix after '.', found {}", text::describe(s)));
       next();
-      if (s.text == "sat" && d.sat) {
-        inst.sat = true;
-        continue;
+      std::string_view text = s.text;
+      while (!text.empty()) {
+        size_t dot = s.kind == Tok::Float ? text.find('.') : std::string_view::npos;
+        std::string_view part = text.substr(0, dot);
+        text = dot == std::string_view::npos ? std::string_view{} : text.substr(dot + 1);
+        if (part == "sat" && d.sat && !inst.sat) {
+          inst.sat = true;
+          continue;
+        }
+        if (nextSfx >= info.numSuffix) fail(s, fmt::format("unexpected suffix '.{}' on '{}'", part, d.mnemonic));
+        int fi = info.suffixField[nextSfx++];
+        suffixValue(d, d.fields[fi], s, part, inst.f[fi]);
       }
-      if (suffixField < 0 || gotSuffix) fail(s, fmt::format("unexpected suffix '.{}' on '{}'", s.text, d.mnemonic));
-      Operand& o = inst.f[suffixField];
-      o.kind = Operand::Kind::Int;
-      o.loc = s.loc;
-      switch (d.fields[suffixField].kind) {
-        case FieldKind::RelOp: {
-          auto r = parseRelOp(s.text);
-          if (!r) fail(s, fmt::format("unknown comparison '.{}' (expected eq, ne, gt, ge, lt or le)", s.text));
-          o.value = *r;
-          break;
-        }
-        case FieldKind::NumBlocks: {
-          // Encoded as log2 (pages' Num_blocks tables); the verifier checks the range.
-          if (s.kind != Tok::Int || (s.intVal != 1 && s.intVal != 2 && s.intVal != 4 && s.intVal != 8))
-            fail(s, fmt::format("invalid block count '.{}' (expected 1, 2, 4 or 8)", s.text));
-          o.value = static_cast<uint64_t>(std::countr_zero(s.intVal));
-          break;
-        }
-        default: {
-          auto m = parseChannelMask(s.text);
-          if (!m) fail(s, fmt::format("invalid channel mask '.{}' (expected a non-empty subset of R, G, B, A in RGBA order)", s.text));
-          o.value = *m;
-        }
-      }
-      gotSuffix = true;
     }
-    if (suffixField >= 0 && !gotSuffix) {
-      const char* what = d.fields[suffixField].kind == FieldKind::RelOp       ? "a comparison suffix (.eq, .lt, ...)"
-                         : d.fields[suffixField].kind == FieldKind::NumBlocks ? "a block-count suffix (.1, .2, .4)"
-                                                                               : "a channel-mask suffix (.R, .RG, ...)";
-      fail(mn, fmt::format("'{}' needs {}", d.mnemonic, what));
+    if (nextSfx < info.numSuffix) {
+      const FieldDesc& f = d.fields[info.suffixField[nextSfx]];
+      fail(mn, fmt::format("'{}' needs a {} suffix ({})", d.mnemonic, f.name, suffixChoices(f)));
     }
+  }
+
+  static std::string suffixChoices(const FieldDesc& f) {
+    std::string r;
+    if (f.names)
+      for (unsigned i = 0; i < f.names->count && i < 8; ++i) r += (r.empty() ? "." : ", .") + std::string(f.names->names[i].text);
+    if (f.names && f.names->count > 8) r += ", ...";
+    return r.empty() ? "a number" : r;
+  }
+
+  void suffixValue(const InstrDesc& d, const FieldDesc& f, const Token& s, std::string_view part, Operand& o) {
+    o.kind = Operand::Kind::Int;
+    o.loc = s.loc;
+    if (f.names) {
+      auto v = f.names->valueOf(part);
+      if (!v) fail(s, fmt::format("invalid {} '.{}' on '{}' (expected {})", f.name, part, d.mnemonic, suffixChoices(f)));
+      o.value = *v;
+      return;
+    }
+    uint64_t v = 0;
+    auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), v);
+    if (ec != std::errc() || ptr != part.data() + part.size())
+      fail(s, fmt::format("invalid {} '.{}' on '{}' (expected a number)", f.name, part, d.mnemonic));
+    o.value = v;
   }
 
   void execSize(Instruction& inst) {
@@ -895,20 +959,63 @@ class Parser {
     return m;
   }
 
+  uint32_t resolveSampler(const Token& t) {
+    if (const Sym* it = syms_.find(t.text)) {
+      if (it->kind != Sym::Kind::Sampler) fail(t, fmt::format("'{}' is not a sampler variable", t.text));
+      return it->id;
+    }
+    if (t.text == "S31") return 31;  // the predefined bindless sampler (igc-dialect.md §1.2)
+    fail(t, fmt::format("use of undeclared sampler '{}'", t.text));
+  }
+
+  uint32_t resolveAddr(const Token& t, const Sym* it) {
+    if (!it || it->kind != Sym::Kind::Addr) fail(t, fmt::format("'{}' is not an address variable", t.text));
+    return it->id;
+  }
+
   void operand(const FieldDesc& f, Operand& o) {
     const Token& t = peek();
     switch (f.kind) {
-      case FieldKind::Int8:
-      case FieldKind::Int16: {
+      case FieldKind::Int: {
         o.kind = Operand::Kind::Int;
         o.loc = t.loc;
-        o.value = expectInt(f.name, f.kind == FieldKind::Int8 ? 255 : 0xffff);
+        uint64_t max = f.width >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * f.width)) - 1;
+        if ((f.flags & kSigned) && peek().is('-')) {
+          next();
+          const Token& n = peek();
+          uint64_t mag = expectInt(f.name, max / 2 + 1);
+          o.value = (~mag + 1) & max;
+          o.loc.len = n.loc.col + n.loc.len - o.loc.col;
+          return;
+        }
+        o.value = expectInt(f.name, max);
+        return;
+      }
+      case FieldKind::Enum: {
+        o.kind = Operand::Kind::Int;
+        o.loc = t.loc;
+        if (f.names && t.kind == Tok::Ident) {
+          next();
+          auto v = f.names->valueOf(t.text);
+          if (!v) fail(t, fmt::format("invalid {} '{}' (expected {})", f.name, t.text, suffixChoices(f)));
+          o.value = *v;
+          return;
+        }
+        uint64_t max = f.width >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * f.width)) - 1;
+        o.value = expectInt(f.name, max);
         return;
       }
       case FieldKind::Surface: {
         const Token& n = expectIdent("surface");
         o.kind = Operand::Kind::Surface;
         o.id = resolveSurface(n);
+        o.loc = n.loc;
+        return;
+      }
+      case FieldKind::Sampler: {
+        const Token& n = expectIdent("sampler");
+        o.kind = Operand::Kind::Sampler;
+        o.id = resolveSampler(n);
         o.loc = n.loc;
         return;
       }
@@ -929,27 +1036,106 @@ class Parser {
         o.loc.len = cur_[-1].loc.col + cur_[-1].loc.len - o.loc.col;
         return;
       }
-      case FieldKind::PredDst: {
-        const Token& n = expectIdent("predicate variable");
-        o.kind = Operand::Kind::Predicate;
-        o.id = resolvePred(n);
-        o.loc = n.loc;
-        return;
-      }
-      default: break;
+      case FieldKind::Vec: vector(f, o); return;
+      default: fail(t, fmt::format("field '{}' has no text form", f.name));
     }
-    // Vector operands: dst, src, cmp dst.
-    bool dst = f.kind == FieldKind::VecDst || f.kind == FieldKind::CmpDst;
+  }
+
+  // A vector operand of any class (chapter 5; chapter 8 "Operands"):
+  //   [mod] V(r,c)<region> | A0(off)<w> | P1 | [mod] r[A0(off),imm]<region>:type
+  //   | &V[off] | T6(off) | value:type
+  void vector(const FieldDesc& f, Operand& o) {
+    bool dst = f.access == Access::Write || f.access == Access::ReadWrite;
     Mod mod = dst ? Mod::None : modifier();
     const Token& n = peek();
+    o.loc = n.loc;
+    if (n.is('&')) {  // address of a variable: &V, &V[off], &V+off
+      next();
+      const Token& v = expectIdent("variable after '&'");
+      o.kind = Operand::Kind::AddressOf;
+      const Sym* it = syms_.find(v.text);
+      if (it && (it->kind == Sym::Kind::Surface || it->kind == Sym::Kind::Sampler)) {
+        o.id = it->id;
+        o.row = it->kind == Sym::Kind::Surface ? 1 : 2;
+      } else {
+        o.id = resolveGeneral(v, it);
+      }
+      if (peek().is('[')) {
+        next();
+        o.offset = static_cast<uint16_t>(expectInt("address-of offset", 0xffff));
+        expectPunct(']', "after the address-of offset");
+      } else if (peek().is('+')) {
+        next();
+        o.offset = static_cast<uint16_t>(expectInt("address-of offset", 0xffff));
+      }
+      o.loc.len = cur_[-1].loc.col + cur_[-1].loc.len - o.loc.col;
+      return;
+    }
+    if (n.isIdent("r") && peek(1).is('[')) {  // indirect: r[A0(off), imm]<region>:type
+      next();
+      next();
+      const Token& a = expectIdent("address variable");
+      o.kind = Operand::Kind::Indirect;
+      o.mod = mod;
+      o.id = resolveAddr(a, syms_.find(a.text));
+      expectPunct('(', "after the address variable");
+      o.col = static_cast<uint8_t>(expectInt("address element", 255));
+      expectPunct(')', "after the address element");
+      expectPunct(',', "before the indirect offset");
+      bool neg = false;
+      if (peek().is('-')) {
+        next();
+        neg = true;
+      }
+      uint64_t off = expectInt("indirect offset", neg ? 0x8000 : 0x7fff);
+      o.value = (neg ? (~off + 1) : off) & 0xffff;
+      expectPunct(']', "after the indirect offset");
+      o.region = region(dst);
+      expectPunct(':', "before the indirect operand's type");
+      const Token& tt = expectIdent("type");
+      auto ty = parseTypeName(tt.text);
+      if (!ty) fail(tt, fmt::format("unknown type '{}'", tt.text));
+      o.type = *ty;
+      o.loc.len = tt.loc.col + tt.loc.len - o.loc.col;
+      return;
+    }
     if (n.kind == Tok::Ident) {
       next();
       const Sym* it = syms_.find(n.text);
       if (it && it->kind == Sym::Kind::Pred) {
         o.kind = Operand::Kind::Predicate;
         o.id = it->id;
-        o.loc = n.loc;
         o.mod = mod;
+        return;
+      }
+      if (it && it->kind == Sym::Kind::Addr) {  // A0(off)<width>
+        o.kind = Operand::Kind::Address;
+        o.id = it->id;
+        expectPunct('(', "after the address variable");
+        o.col = static_cast<uint8_t>(expectInt("address element", 255));
+        expectPunct(')', "after the address element");
+        if (peek().is('<')) {
+          next();
+          o.region.w = static_cast<uint8_t>(expectInt("address width", 32));
+          expectPunct('>', "after the address width");
+        } else {
+          o.region.w = 1;
+        }
+        return;
+      }
+      bool state = (it && (it->kind == Sym::Kind::Surface || it->kind == Sym::Kind::Sampler)) ||
+                   (!it && peek().is('(') && (predefSurfaceByName(n.text) || isNumbered(n.text, 'T')));
+      if (state) {  // T6(off): a surface's state
+        o.kind = Operand::Kind::State;
+        if (it && it->kind == Sym::Kind::Sampler) {
+          o.id = it->id;
+          o.row = 1;
+        } else {
+          o.id = resolveSurface(n);
+        }
+        expectPunct('(', "after the surface");
+        o.col = static_cast<uint8_t>(expectInt("state element", 255));
+        expectPunct(')', "after the state element");
         return;
       }
       general(n, it, dst, o);
@@ -959,6 +1145,13 @@ class Parser {
     if (dst) fail(n, fmt::format("expected destination operand, found {}", text::describe(n)));
     if (mod != Mod::None) fail(n, "a source modifier needs a variable operand");
     immediate(o);
+  }
+
+  static bool isNumbered(std::string_view s, char c) {
+    if (s.size() < 2 || s[0] != c) return false;
+    for (char x : s.substr(1))
+      if (x < '0' || x > '9') return false;
+    return true;
   }
 };
 

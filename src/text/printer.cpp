@@ -33,21 +33,54 @@ std::string regionText(const Region& r) {
   return fmt::format("<{};{},{}>", v(r.vs), v(r.w), v(r.hs));
 }
 
-std::string operandText(const Kernel& k, const Operand& o) {
+const char* modText(Mod m) {
+  switch (m) {
+    case Mod::Abs: return "(abs)";
+    case Mod::Neg: return "(-)";
+    case Mod::NegAbs: return "(-abs)";
+    case Mod::Not: return "(~)";
+    default: return "";
+  }
+}
+
+std::string addrName(const Kernel& k, uint32_t id) {
+  return id < k.addrs.size() && !k.addrs[id].name.empty() ? k.addrs[id].name : fmt::format("A{}", id);
+}
+
+std::string operandText(const Kernel& k, const FieldDesc& f, const Operand& o) {
   switch (o.kind) {
-    case Operand::Kind::General: {
-      const char* mods[] = {"", "(abs)", "(-)", "(-abs)", "", "(~)"};
-      unsigned m = static_cast<unsigned>(o.mod);
-      return fmt::format("{}{}({},{}){}", m < 6 ? mods[m] : "", k.varName(o.id), o.row, o.col, regionText(o.region));
+    case Operand::Kind::General:
+      return fmt::format("{}{}({},{}){}", modText(o.mod), k.varName(o.id), o.row, o.col, regionText(o.region));
+    case Operand::Kind::Address:
+      return fmt::format("{}({})<{}>", addrName(k, o.id), o.col, o.region.w == kRegionNull ? 1 : o.region.w);
+    case Operand::Kind::Indirect: {
+      int16_t off = static_cast<int16_t>(static_cast<uint16_t>(o.value));
+      return fmt::format("{}r[{}({}),{}]{}:{}", modText(o.mod), addrName(k, o.id), o.col, off, regionText(o.region),
+                         typeName(o.type));
     }
-    case Operand::Kind::Predicate: return predName(k, o.id);
+    case Operand::Kind::AddressOf: {
+      std::string n = o.row == 1 ? k.surfaceName(o.id) : o.row == 2 ? fmt::format("S{}", o.id) : k.varName(o.id);
+      return o.offset ? fmt::format("&{}[{}]", n, o.offset) : "&" + n;
+    }
+    case Operand::Kind::State:
+      return fmt::format("{}({})", o.row == 1 ? fmt::format("S{}", o.id) : k.surfaceName(o.id), o.col);
+    case Operand::Kind::Predicate: return modText(o.mod) + predName(k, o.id);
     case Operand::Kind::Immediate:
       return fmt::format("0x{:x}:{}", typeSize(o.type) == 8 ? o.value : (o.value & 0xffffffffu), typeName(o.type));
     case Operand::Kind::Raw: return fmt::format("{}.{}", k.varName(o.id), o.offset);
     case Operand::Kind::Surface: return k.surfaceName(o.id);
+    case Operand::Kind::Sampler: return fmt::format("S{}", o.id);
     case Operand::Kind::Label:
       return o.id < k.labels.size() ? k.labels[o.id].name : fmt::format("L{}", o.id);
-    case Operand::Kind::Int: return std::to_string(o.value);
+    case Operand::Kind::Int: {
+      if (f.kind == FieldKind::Enum && f.names)
+        if (const char* t = f.names->textOf(o.value)) return t;
+      if (f.kind == FieldKind::Int && (f.flags & kSigned) && f.width < 8) {
+        uint64_t sign = uint64_t{1} << (8 * f.width - 1);
+        if (o.value & sign) return fmt::format("-{}", (sign << 1) - o.value);
+      }
+      return std::to_string(o.value);
+    }
     case Operand::Kind::None: break;
   }
   return "?";
@@ -56,27 +89,35 @@ std::string operandText(const Kernel& k, const Operand& o) {
 }  // namespace
 
 std::string printInstruction(const Kernel& k, const Instruction& inst) {
-  const InstrDesc* d = lookup(inst.op);
-  if (inst.op == Opcode::LABEL) return operandText(k, inst.f[0]) + ":";
+  const InstrDesc* d = rowOf(inst);
+  if (!d) return fmt::format("<opcode 0x{:02x}>", static_cast<unsigned>(inst.op));
+  if (d->syntax == Syntax::Label) return operandText(k, d->fields[0], inst.f[0]) + ":";
+  if (d->syntax == Syntax::Function) {
+    std::string n = operandText(k, d->fields[0], inst.f[0]);
+    return fmt::format(".function \"{}\"\n\n{}:", n, n);
+  }
   std::string s;
   if (inst.pred.id != 0) {
     s += fmt::format("({}{}{}) ", inst.pred.invert ? "!" : "", predName(k, inst.pred.id),
                      inst.pred.control == 1 ? ".any" : inst.pred.control == 2 ? ".all" : "");
   }
   s += d->mnemonic;
-  for (int i = 0; i < d->numFields; ++i) {
-    const Operand& o = inst.f[i];
-    switch (d->fields[i].kind) {
-      case FieldKind::RelOp: s += fmt::format(".{}", relOpName(static_cast<unsigned>(o.value))); break;
-      case FieldKind::NumBlocks: s += fmt::format(".{}", 1u << (o.value & 3)); break;
-      case FieldKind::ChannelMask: s += "." + channelMaskText(static_cast<unsigned>(o.value)); break;
-      default: break;
-    }
+  for (int sfx = 0;; ++sfx) {
+    int fi = -1;
+    for (int i = 0; i < d->numFields; ++i)
+      if (d->fields[i].suffix == sfx) fi = i;
+    if (fi < 0) break;
+    s += "." + operandText(k, d->fields[fi], inst.f[fi]);
   }
   if (inst.sat) s += ".sat";
+  for (int i = 0; i < d->numFields; ++i)
+    if (d->fields[i].flags & kParen) s += fmt::format(" ({})", operandText(k, d->fields[i], inst.f[i]));
   if (d->find(FieldKind::ExecSize) >= 0)
     s += fmt::format(" (M{}{}, {})", (inst.emask & 7) + 1, inst.emask & 8 ? "_NM" : "", inst.execSize());
-  for (int pos = 0; pos < d->numTextOperands(); ++pos) s += " " + operandText(k, inst.f[d->atTextPos(pos)]);
+  for (int pos = 0; pos < d->numTextOperands(); ++pos) {
+    int fi = d->atTextPos(pos);
+    s += " " + operandText(k, d->fields[fi], inst.f[fi]);
+  }
   return s;
 }
 
@@ -115,7 +156,7 @@ std::string printText(const Module& m) {
     }
     for (const Attribute& a : k.attrs) out += ".kernel_attr " + attrText(a) + "\n";
     for (const Instruction& inst : k.code) {
-      if (inst.op == Opcode::LABEL) out += "\n" + printInstruction(k, inst) + "\n";
+      if (inst.op == Opcode::LABEL || inst.op == Opcode::SUBROUTINE) out += "\n" + printInstruction(k, inst) + "\n";
       else out += "    " + printInstruction(k, inst) + "\n";
     }
   }

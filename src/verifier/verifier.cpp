@@ -5,33 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "verifier/footprint.hpp"
 #include "visakit/visakit.hpp"
 
 namespace visakit {
-
-uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, Footprint fp, unsigned grfSize) {
-  unsigned exec = inst.execSize();
-  auto intField = [&](FieldKind k) -> uint32_t {
-    int i = d.find(k);
-    return i >= 0 ? static_cast<uint32_t>(inst.f[i].value) : 0;
-  };
-  switch (fp) {
-    case Footprint::ExecDwords: return exec * 4;
-    // SCATTER4_SCALED: channels x max(exec_size, GRF_SIZE/4) dwords.
-    case Footprint::Scatter4Src:
-      return static_cast<uint32_t>(std::popcount(intField(FieldKind::ChannelMask) & 15u)) *
-             std::max(exec, grfSize / 4) * 4;
-    // QW_SCATTER: src[j*exec_size+i], 8 bytes each, num_blocks blocks.
-    case Footprint::QwSrc: return (1u << (intField(FieldKind::NumBlocks) & 3)) * exec * 8;
-    // URB_WRITE: "First 8 elements".
-    case Footprint::Urb8Dwords: return 32;
-    // URB_WRITE: "num_out GRFs".
-    case Footprint::UrbVertexData: return intField(FieldKind::Int8) * grfSize;
-    case Footprint::None: break;
-  }
-  return 0;
-}
 
 namespace {
 
@@ -223,9 +199,11 @@ class Verifier {
   const SrcLoc& at(const Operand& o, const Instruction& inst) const { return o.loc.line ? o.loc : inst.loc; }
 
   void instruction(const Instruction& inst) {
-    const InstrDesc* d = lookup(inst.op);
+    const InstrDesc* d = rowOf(inst);
     if (!d) {
-      err(inst.loc, fmt::format("unknown opcode 0x{:02x}", static_cast<unsigned>(inst.op)));
+      err(inst.loc, inst.subOp >= 0 ? fmt::format("unknown sub-opcode 0x{:02x} of opcode 0x{:02x}", inst.subOp,
+                                                  static_cast<unsigned>(inst.op))
+                                    : fmt::format("unknown opcode 0x{:02x}", static_cast<unsigned>(inst.op)));
       return;
     }
     if (inst.op == Opcode::LABEL) {
@@ -261,51 +239,47 @@ class Verifier {
       if (inst.pred.control == 3) err(inst.loc, "predicate control 3 is reserved");
     }
     if (inst.sat && !d->sat) err(inst.loc, fmt::format("'{}' does not take .sat", d->mnemonic));
-    for (int i = 0; i < d->numFields; ++i) field(*d, inst, d->fields[i], inst.f[i]);
+    for (int i = 0; i < d->numFields; ++i) field(*d, inst, i, inst.f[i]);
   }
 
-  void field(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o) {
+  void field(const InstrDesc& d, const Instruction& inst, int fi, const Operand& o) {
+    const FieldDesc& f = d.fields[fi];
     const SrcLoc& loc = at(o, inst);
     switch (f.kind) {
       case FieldKind::ExecSize:
-      case FieldKind::Pred: return;
-      case FieldKind::RelOp:
-      case FieldKind::NumBlocks:
-      case FieldKind::ChannelMask:
-      case FieldKind::Int8:
-      case FieldKind::Int16:
+      case FieldKind::Pred:
+      case FieldKind::SubOp: return;
+      case FieldKind::Enum:
+      case FieldKind::Int:
         if (o.value < f.minVal || o.value > f.maxVal) {
-          if (f.kind == FieldKind::NumBlocks) {
-            std::string legal;
-            for (unsigned v = f.minVal; v <= f.maxVal; ++v) legal += (legal.empty() ? "." : ", .") + std::to_string(1u << v);
-            err(loc, fmt::format("block count {} is not allowed for {} (allowed: {}; {} page)", 1u << (o.value & 3),
-                                 d.pageMnemonic, legal, d.page));
-          } else if (f.kind == FieldKind::ChannelMask) {
-            err(loc, fmt::format("{} needs at least one channel enabled ({} page)", d.pageMnemonic, d.page));
-          } else {
+          if (f.names == nullptr) {
             err(loc, fmt::format("{} {} is out of range [{}, {}] ({} page)", f.name, o.value, f.minVal, f.maxVal, d.page));
+            return;
           }
+          std::string legal;
+          for (unsigned i = 0; i < f.names->count; ++i)
+            if (f.names->names[i].value >= f.minVal && f.names->names[i].value <= f.maxVal)
+              legal += (legal.empty() ? "." : ", .") + std::string(f.names->names[i].text);
+          const char* name = f.names->textOf(o.value);
+          err(loc, fmt::format("{} {} is not allowed for {} (allowed: {}; {} page)", f.name,
+                               name ? fmt::format(".{}", name) : std::to_string(o.value), d.pageMnemonic, legal, d.page));
         }
         return;
-      case FieldKind::Zero8:
-      case FieldKind::Zero16:
+      case FieldKind::Zero:
         if (o.value != 0) err(loc, fmt::format("{} must be zero ({} page: ignored and always zero)", f.name, d.page));
         return;
       case FieldKind::Surface:
         if (o.id >= kNumPredefSurfaces && !k_.surface(o.id))
           err(loc, fmt::format("surface T{} is not a declared surface variable", o.id));
         return;
+      case FieldKind::Sampler:
+        if (o.id >= k_.samplers.size() && o.id != 31) err(loc, fmt::format("sampler S{} is not a declared sampler variable", o.id));
+        return;
       case FieldKind::Label:
         if (o.id >= k_.labels.size()) err(loc, fmt::format("label id {} names no label", o.id));
         return;
-      case FieldKind::Raw: raw(d, inst, f, o, loc); return;
-      case FieldKind::PredDst:
-        if (o.kind != Operand::Kind::Predicate) err(loc, fmt::format("{} of {} must be a predicate variable", f.name, d.mnemonic));
-        else predOperand(inst, o, loc);
-        return;
-      case FieldKind::VecDst:
-      case FieldKind::VecSrc:
-      case FieldKind::CmpDst: vector(d, inst, f, o, loc); return;
+      case FieldKind::Raw: raw(d, inst, fi, o, loc); return;
+      case FieldKind::Vec: vector(d, inst, f, o, loc); return;
     }
   }
 
@@ -320,7 +294,8 @@ class Verifier {
       err(loc, fmt::format("predicate '{}' has {} elements but the instruction touches {}", p->name, p->numElts, need));
   }
 
-  void raw(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, const SrcLoc& loc) {
+  void raw(const InstrDesc& d, const Instruction& inst, int fi, const Operand& o, const SrcLoc& loc) {
+    const FieldDesc& f = d.fields[fi];
     if (o.kind != Operand::Kind::Raw) {
       err(loc, fmt::format("{} of {} must be a raw operand", f.name, d.pageMnemonic));
       return;
@@ -345,7 +320,7 @@ class Verifier {
     if (rootBytes >= grf_ && ((rootOff + o.offset) & (grf_ - 1)) != 0)  // grf_ is 32 or 64
       err(loc, fmt::format("raw operand '{}.{}' is not GRF-aligned (offset {} in a {}-byte GRF)", k_.varName(o.id), o.offset,
                            rootOff + o.offset, grf_));
-    uint32_t need = rawFootprint(d, inst, f.footprint, grf_);
+    uint32_t need = rawFootprint(d, inst, fi, grf_);
     if (o.offset + need > bytes)
       err(loc, fmt::format("{} '{}.{}' needs {} bytes but '{}' has only {} bytes from offset {} ({} page)", f.name,
                            k_.varName(o.id), o.offset, need, k_.varName(o.id), o.offset < bytes ? bytes - o.offset : 0,
@@ -353,15 +328,27 @@ class Verifier {
   }
 
   void vector(const InstrDesc& d, const Instruction& inst, const FieldDesc& f, const Operand& o, const SrcLoc& loc) {
-    bool isDst = f.kind != FieldKind::VecSrc;
-    bool logic = inst.op == Opcode::AND || inst.op == Opcode::OR || inst.op == Opcode::XOR || inst.op == Opcode::NOT;
+    bool isDst = f.access == Access::Write || f.access == Access::ReadWrite;
+    VecClass c;
+    switch (o.kind) {
+      case Operand::Kind::General: c = VecClass::General; break;
+      case Operand::Kind::Address: c = VecClass::Address; break;
+      case Operand::Kind::Predicate: c = VecClass::Predicate; break;
+      case Operand::Kind::Indirect: c = VecClass::Indirect; break;
+      case Operand::Kind::AddressOf: c = VecClass::AddressOf; break;
+      case Operand::Kind::Immediate: c = VecClass::Immediate; break;
+      case Operand::Kind::State: c = VecClass::State; break;
+      default:
+        err(loc, fmt::format("{} of {} must be a vector operand", f.name, d.mnemonic));
+        return;
+    }
     if (o.kind == Operand::Kind::Predicate && inst.op == Opcode::MOV && !isDst) {
       // MOV page: a predicate src0 needs exec size 1, no predication or .sat, and a UB/UW/UD
       // destination at least as wide as the predicate.
       const SimpleVar* p = k_.pred(o.id);
       Type dt;
       uint32_t dbytes;
-      const Operand& dst = inst.f[d.find(FieldKind::VecDst)];
+      const Operand& dst = inst.f[d.findName("Dst")];
       if (inst.execSize() != 1) err(loc, "mov from a predicate needs execution size 1 (MOV page)");
       if (inst.pred.id || inst.sat) err(loc, "mov from a predicate cannot be predicated or saturated (MOV page)");
       if (!p) err(loc, fmt::format("predicate id {} names no predicate variable", o.id));
@@ -371,11 +358,15 @@ class Verifier {
                              p->name, p->numElts, p->numElts));
       return;
     }
+    if (!(f.classes & cls(c))) {
+      if (c == VecClass::Immediate) err(loc, fmt::format("{} of {} cannot be an immediate", f.name, d.mnemonic));
+      else if (c == VecClass::Predicate) err(loc, fmt::format("a predicate cannot be the {} of {}", f.name, d.mnemonic));
+      else if (f.classes == kP) err(loc, fmt::format("{} of {} must be a predicate variable", f.name, d.mnemonic));
+      else err(loc, fmt::format("{} of {} must be a general variable{}", f.name, d.mnemonic,
+                                (f.classes & kImm) ? " or an immediate" : ""));
+      return;
+    }
     if (o.kind == Operand::Kind::Predicate) {
-      if (!(logic || f.kind == FieldKind::CmpDst)) {
-        err(loc, fmt::format("a predicate cannot be the {} of {}", f.name, d.mnemonic));
-        return;
-      }
       predOperand(inst, o, loc);
       return;
     }
@@ -385,20 +376,14 @@ class Verifier {
       if (!ok) err(loc, fmt::format("this source modifier is not allowed on {}", d.mnemonic));
     }
     if (o.kind == Operand::Kind::Immediate) {
-      if (isDst || !(f.flags & kImmOk)) {
-        err(loc, fmt::format("{} of {} cannot be an immediate", f.name, d.mnemonic));
-        return;
-      }
       bool packed = o.type == Type::V || o.type == Type::UV || o.type == Type::VF;
       if (f.types && !(f.types & bit(o.type)) && !(packed && d.cls != InstrClass::Memory))
         err(loc, fmt::format("{} of {} must have type {}, found immediate of type {} ({} page)", f.name, d.pageMnemonic,
                              typeListText(f.types), typeName(o.type), d.page));
       return;
     }
-    if (o.kind != Operand::Kind::General) {
-      err(loc, fmt::format("{} of {} must be a general variable{}", f.name, d.mnemonic, isDst ? "" : " or an immediate"));
-      return;
-    }
+    if (o.kind != Operand::Kind::General) return;  // Address, Indirect, AddressOf, State: addressOperand
+
     Type t;
     uint32_t bytes;
     if (!varBytes(o.id, t, bytes)) {
@@ -463,7 +448,7 @@ class Verifier {
     for (size_t i = 0; i < k_.code.size(); ++i) {
       idx_ = i;
       const Instruction& inst = k_.code[i];
-      const InstrDesc* d = lookup(inst.op);
+      const InstrDesc* d = rowOf(inst);
       if (!d || inst.op == Opcode::LABEL) continue;
       int li = rowInfo(*d).labelField;
       if (li < 0) continue;

@@ -365,8 +365,8 @@ TEST_F(Corrupt, BadPredIdInGatherScaled) {
   expectError("0x192", "predicate id 1 names no predicate");
 }
 TEST_F(Corrupt, UnsupportedOperandClass) {
-  b[0x18a] = 3;  // mov's source becomes an indirect operand
-  expectError("0x18a", "class 3 (indirect) is not supported");
+  b[0x18a] = 4;  // mov's source becomes of class 4, which IGC's writer never writes
+  expectError("0x18a", "class 4 (address-of) is not a class IGC writes");
 }
 TEST_F(Corrupt, BadExecSize) {
   b[0x17e] = 0x06;
