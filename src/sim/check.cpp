@@ -64,7 +64,7 @@ void FindingSink::add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const Fi
   }
 }
 
-void OobChecker::onAccesses(Ctx& c, const AccessBatch& b) {
+void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
   if (!b.anyOutOfBounds) return;
   for (uint32_t i = 0; i < b.n; ++i) {
     const Access& a = b.items[i];
@@ -74,11 +74,11 @@ void OobChecker::onAccesses(Ctx& c, const AccessBatch& b) {
     e.lane = a.lane;
     e.address = a.addr;
     e.size = a.size;
-    c.findings.add(b.inst->index, a.write ? Finding::Kind::OutOfBoundsWrite : Finding::Kind::OutOfBoundsRead, b.spaceId, e);
+    c.findings.add(b.instIndex, a.write ? Finding::Kind::OutOfBoundsWrite : Finding::Kind::OutOfBoundsRead, b.spaceId, e);
   }
 }
 
-void SameAddressChecker::onAccesses(Ctx& c, const AccessBatch& b) {
+void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
   // In-bounds writes in address order; an overlap between different lanes is a finding.
   if (b.writes < 2 || b.writesApart) return;
   std::array<uint16_t, kMaxAccesses> idx;
@@ -107,7 +107,7 @@ void SameAddressChecker::onAccesses(Ctx& c, const AccessBatch& b) {
       e.otherLane = std::min(cur.lane, f.lane);
       e.address = cur.addr;
       e.size = cur.size;
-      c.findings.add(b.inst->index, Finding::Kind::SameAddress, b.spaceId, e);
+      c.findings.add(b.instIndex, Finding::Kind::SameAddress, b.spaceId, e);
     }
     if (cur.addr + cur.size > f.addr + f.size) far = idx[k];
   }
@@ -226,7 +226,7 @@ inline bool alreadyMine(uint32_t* writers, const uint32_t* readers, uint64_t fro
 
 }  // namespace
 
-void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
+void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
   RaceShadow* sh = b.space ? b.space->shadow : nullptr;
   if (!sh) return;
   const uint32_t me = c.threadId + 1;
@@ -255,7 +255,7 @@ void RaceChecker::onAccesses(Ctx& c, const AccessBatch& b) {
     e.address = a.addr;
     e.size = a.size;
     e.otherThread = other == RaceShadow::kMany ? 0xffffffffu : other - 1;
-    c.findings.add(b.inst->index, kind, b.spaceId, e);
+    c.findings.add(b.instIndex, kind, b.spaceId, e);
   }
 }
 

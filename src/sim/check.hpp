@@ -4,7 +4,7 @@
 #include <atomic>
 #include <memory>
 
-#include "sim/ctx.hpp"
+#include "sim/observe.hpp"
 
 namespace visakit::sim {
 
@@ -54,25 +54,25 @@ struct RaceShadow {
 // Out-of-bounds element accesses (E2).
 class OobChecker : public Observer {
  public:
-  void onAccesses(Ctx& c, const AccessBatch& b) override;
+  void onAccesses(Observed& c, const AccessBatch& b) override;
 };
 
 // Two lanes writing the same byte in one instruction (E3).
 class SameAddressChecker : public Observer {
  public:
-  void onAccesses(Ctx& c, const AccessBatch& b) override;
+  void onAccesses(Observed& c, const AccessBatch& b) override;
 };
 
 // Write/write and read/write of the same bytes by different threads.
 class RaceChecker : public Observer {
  public:
-  void onAccesses(Ctx& c, const AccessBatch& b) override;
+  void onAccesses(Observed& c, const AccessBatch& b) override;
 };
 
 class ObserverList : public Observer {
  public:
   void add(Observer* o) { list_.push_back(o); }
-  void onAccesses(Ctx& c, const AccessBatch& b) override {
+  void onAccesses(Observed& c, const AccessBatch& b) override {
     for (Observer* o : list_) o->onAccesses(c, b);
   }
 

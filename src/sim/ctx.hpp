@@ -14,6 +14,7 @@
 
 #include "sim/copy.hpp"
 #include "sim/memory.hpp"
+#include "sim/observe.hpp"
 #include "sim/program.hpp"
 #include "visakit/sim.hpp"
 
@@ -57,65 +58,11 @@ struct ThreadState {
   }
 };
 
-// One element access of a memory instruction, as the observers see it.
-struct Access {
-  uint64_t addr = 0;
-  uint32_t size = 0;
-  uint8_t lane = 0;
-  bool write = false;
-  bool inBounds = false;
-};
-
-constexpr uint32_t kUrbSpace = 0xffffffffu;
-constexpr size_t kMaxAccesses = 256;  // SCATTER4 4 x 32, QW 8 x 16, URB 8 x 8
-
-struct AccessBatch {
-  const DInst* inst = nullptr;
-  uint32_t spaceId = 0;  // surface id, or kUrbSpace
-  Space* space = nullptr;
-  uint32_t n = 0;
-  // Summary, so a checker can skip a batch it has nothing to say about.
-  bool anyOutOfBounds = false;
-  bool writesApart = true;  // each in-bounds write starts at or after the end of the one before
-  uint32_t writes = 0;      // in-bounds writes
-  uint64_t writeEnd = 0;
-  // A run: lanes 0 .. runLanes-1 access runSize bytes each at runAddr + runSize * lane,
-  // all in bounds, and `items` is not filled (n == 0). Else runLanes is 0.
-  uint32_t runLanes = 0;
-  uint32_t runSize = 0;
-  uint64_t runAddr = 0;
-  bool runWrite = false;
-  std::array<Access, kMaxAccesses> items;
-};
-
-// Findings of one host thread, merged at the end (one per instruction and kind).
-struct FindingSink {
-  struct Agg {
-    uint64_t count = 0;
-    uint32_t spaceId = 0;
-    std::vector<FindingExample> examples;
-  };
-  std::map<std::pair<uint32_t, uint8_t>, Agg> items;
-  unsigned maxExamples = 4;
-  void add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const FindingExample& e);
-};
-
-struct Ctx;
-// Executors notify observers of every memory instruction's element accesses
-// (one call per instruction), but for in-bounds reads of a space without a race
-// shadow, which no checker can report; the checkers are observers.
-class Observer {
- public:
-  virtual ~Observer() = default;
-  virtual void onAccesses(Ctx& c, const AccessBatch& b) = 0;
-};
-
-struct Ctx {
+struct Ctx : Observed {
   const Program* prog = nullptr;
   ThreadState t;
   std::vector<Space> spaces;  // by surface id; id 0 (SLM) is this host thread's
   Space urb;
-  uint32_t threadId = 0;  // linear thread index in the launch
   uint64_t steps = 0;
 
   // scratch lane arrays of the ALU pipeline
@@ -136,7 +83,6 @@ struct Ctx {
   // checks
   Observer* observer = nullptr;
   AccessBatch batch;
-  FindingSink findings;
 
   // ---- register file ----
   template <class T>
@@ -159,7 +105,7 @@ struct Ctx {
   // ---- memory, with statistics and observation ----
   void beginAccesses(const DInst& d, uint32_t spaceId, Space* s) {
     if (observer) {
-      batch.inst = &d;
+      batch.instIndex = d.index;
       batch.spaceId = spaceId;
       batch.space = s;
       batch.n = 0;

@@ -1,0 +1,76 @@
+// What the checkers observe, the same for both simulator tiers: every memory
+// instruction's element accesses, one batch per instruction (Oclgrind's
+// memoryLoad / memoryStore callbacks, per instruction).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "sim/memory.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+// One element access of a memory instruction, as the observers see it.
+struct Access {
+  uint64_t addr = 0;
+  uint32_t size = 0;
+  uint8_t lane = 0;
+  bool write = false;
+  bool inBounds = false;
+};
+
+constexpr uint32_t kUrbSpace = 0xffffffffu;
+// Accesses the fast tier's executors put in a batch at most (SCATTER4 4 x 32,
+// QW 8 x 16, URB 8 x 8); the reference tier grows the batch as it needs.
+constexpr size_t kMaxAccesses = 256;
+
+struct AccessBatch {
+  uint32_t instIndex = 0;  // in Kernel::code
+  uint32_t spaceId = 0;    // surface id, or kUrbSpace
+  Space* space = nullptr;
+  uint32_t n = 0;
+  // Summary, so a checker can skip a batch it has nothing to say about.
+  bool anyOutOfBounds = false;
+  bool writesApart = true;  // each in-bounds write starts at or after the end of the one before
+  uint32_t writes = 0;      // in-bounds writes
+  uint64_t writeEnd = 0;
+  // A run: lanes 0 .. runLanes-1 access runSize bytes each at runAddr + runSize * lane,
+  // all in bounds, and `items` is not filled (n == 0). Else runLanes is 0.
+  uint32_t runLanes = 0;
+  uint32_t runSize = 0;
+  uint64_t runAddr = 0;
+  bool runWrite = false;
+  std::vector<Access> items = std::vector<Access>(kMaxAccesses);
+};
+
+// Findings of one host thread, merged at the end (one per instruction and kind).
+struct FindingSink {
+  struct Agg {
+    uint64_t count = 0;
+    uint32_t spaceId = 0;
+    std::vector<FindingExample> examples;
+  };
+  std::map<std::pair<uint32_t, uint8_t>, Agg> items;
+  unsigned maxExamples = 4;
+  void add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const FindingExample& e);
+};
+
+// What a checker knows of the access's thread, and where it puts findings.
+struct Observed {
+  uint32_t threadId = 0;  // linear thread index in the launch
+  FindingSink findings;
+};
+
+// Executors notify observers of every memory instruction's element accesses
+// (one call per instruction), but for in-bounds reads of a space without a race
+// shadow, which no checker can report; the checkers are observers.
+class Observer {
+ public:
+  virtual ~Observer() = default;
+  virtual void onAccesses(Observed& c, const AccessBatch& b) = 0;
+};
+
+}  // namespace visakit::sim
