@@ -167,6 +167,7 @@ enum InstrProps : uint32_t {
   kIntOnly = 64,      // operates on integers only (logic, shifts)
   kNoExec = 128,      // no execution size (LABEL, FILE, LOC, ...): not a step of its own
   kSideEffect = 256,  // changes state that is not an operand (surface state, ...)
+  kUrb = 512,         // its memory is the URB (not a surface)
 };
 
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]

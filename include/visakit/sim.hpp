@@ -52,6 +52,10 @@ struct LaunchConfig {
   uint64_t maxSurfaceBytes = uint64_t{1} << 32;    // one bound surface, the SLM of a group, the URB
   uint64_t maxMemoryBytes = uint64_t{16} << 30;    // everything the launch allocates
   bool check = false;                    // run the checkers (OOB, same address, races)
+  // The reference tier: a plain interpreter, one instruction and one lane at a
+  // time, the oracle the fast tier must agree with byte for byte. The fast
+  // tier also hands a kernel to it when it uses an instruction without a fast form.
+  bool reference = false;
   // Surfaces the kernel writes are updated only if the run succeeds (it costs a
   // copy of each). Off: the kernel runs on the bindings' bytes in place, and after
   // a failed run (max steps, interrupted) they hold whatever was written so far.

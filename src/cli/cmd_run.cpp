@@ -18,7 +18,7 @@ struct RunArgs {
   std::string threads, groups, groupThreads, slm, urb, dumpUrb, simd, jobs, maxSteps, maxErrors, maxThreads, maxSurfaceBytes, maxMemoryBytes;
   std::vector<std::string> surfaces, outs, args;
   unsigned grfSize = 32;
-  bool check = false, stats = false, json = false;
+  bool check = false, stats = false, json = false, reference = false;
 };
 
 struct CliError {
@@ -113,6 +113,7 @@ int runCommand(const RunArgs& a) {
   if (!a.maxSteps.empty()) cfg.maxSteps = parseNumber("--max-steps", a.maxSteps, 1, ~uint64_t{0});
   uint64_t maxErrors = a.maxErrors.empty() ? 20 : parseNumber("--max-errors", a.maxErrors, 1, 1u << 30);
   cfg.check = a.check;
+  cfg.reference = a.reference;
   for (const auto& s : a.args) cfg.args.push_back(splitBinding("--arg", s));
 
   Options opts;
@@ -289,6 +290,8 @@ Runner addRun(CLI::App& app) {
   cmd->add_option("--simd", a->simd, "N: dispatch SIMD width, the first N lanes of the execution mask are on at entry\n"
                                      "(default: the SimdSize attribute, else 32)");
   cmd->add_option("--jobs", a->jobs, "N host threads running thread groups in parallel (default: all cores)");
+  cmd->add_flag("--reference", a->reference,
+                "run in the reference tier: the plain interpreter the fast tier is checked against (slower)");
   cmd->add_flag("--check", a->check,
                 "report out-of-bounds accesses, two lanes writing one address in one instruction and\n"
                 "races between threads (exit 3 if any)");

@@ -121,7 +121,7 @@ const InstrDesc kTable[] = {
     // URB_WRITE page: exec 8 only; Num_out 1-8; Global_offset 0-2047. Text order
     // is num_out, global_offset, channel_mask (igc-dialect.md §6.2).
     {.op = Opcode::URB_WRITE, .mnemonic = "urb_write_3d", .pageMnemonic = "URB_WRITE", .cls = InstrClass::Memory,
-     .execSizes = execBit(8), .sat = false, .page = "URB_WRITE", .props = kMayStore, .numFields = 8,
+     .execSizes = execBit(8), .sat = false, .page = "URB_WRITE", .props = kMayStore | kUrb, .numFields = 8,
      .fields = {fExec, fPred, intField(1, "Num_out", 0, 1, 8), raw("Channel_mask", 2, R, kUD, Urb8Dwords, kNullOk),
                 intField(2, "Global_offset", 1, 0, 2047), raw("URB_handle", 3, R, kUD, Urb8Dwords),
                 raw("Per_slot_offset", 4, R, kUD, Urb8Dwords, kNullOk), raw("Vertex_data", 5, R, kData32, UrbVertexData)}},

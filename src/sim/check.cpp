@@ -67,7 +67,7 @@ void FindingSink::add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const Fi
 void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
   if (!b.anyOutOfBounds) return;
   for (uint32_t i = 0; i < b.n; ++i) {
-    const Access& a = b.items[i];
+    const MemAccess& a = b.items[i];
     if (a.inBounds) continue;
     FindingExample e;
     e.thread = c.threadId;
@@ -92,14 +92,14 @@ void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
   if (n < 2) return;
   if (!sorted)
     std::sort(idx.begin(), idx.begin() + n, [&](uint16_t x, uint16_t y) {
-      const Access &p = b.items[x], &q = b.items[y];
+      const MemAccess &p = b.items[x], &q = b.items[y];
       return p.addr != q.addr ? p.addr < q.addr : p.lane < q.lane;
     });
   // Sweep: track the access reaching furthest so far.
   uint32_t far = idx[0];
   for (uint32_t k = 1; k < n; ++k) {
-    const Access& cur = b.items[idx[k]];
-    const Access& f = b.items[far];
+    const MemAccess& cur = b.items[idx[k]];
+    const MemAccess& f = b.items[far];
     if (cur.addr < f.addr + f.size && cur.lane != f.lane) {
       FindingExample e;
       e.thread = c.threadId;
@@ -238,7 +238,7 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
     return;
   const uint32_t count = b.runLanes ? b.runLanes : b.n;
   for (uint32_t i = 0; i < count; ++i) {
-    const Access a = b.runLanes ? Access{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
+    const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
                                 : b.items[i];
     if (!a.inBounds) continue;
     Finding::Kind kind = Finding::Kind::RaceReadWrite;

@@ -3,29 +3,6 @@
 
 namespace visakit::sim {
 
-void pickNext(ThreadState& t, uint32_t end) {
-  for (;;) {
-    if (!t.waiting) {
-      t.em = 0;
-      t.done = true;
-      return;
-    }
-    uint32_t pc = t.waitMin, lanes = 0, next = kNoPc;
-    for (uint32_t w = t.waiting; w;) {
-      unsigned l = static_cast<unsigned>(std::countr_zero(w));
-      w &= w - 1;
-      if (t.lanePc[l] == pc) lanes |= 1u << l;
-      else next = std::min(next, t.lanePc[l]);
-    }
-    t.waiting &= ~lanes;
-    t.waitMin = next;
-    if (pc >= end) continue;  // parked at the end: finished
-    t.pc = pc;
-    t.em = lanes;
-    return;
-  }
-}
-
 namespace {
 
 uint32_t endOf(const Ctx& c) { return c.prog->codeEnd; }

@@ -3,45 +3,11 @@
 // EM = those lanes; lanes parked at a later PC rejoin when execution reaches it.
 #pragma once
 
-#include <bit>
 
 #include "sim/ctx.hpp"
+#include "sim/lanes.hpp"
 
 namespace visakit::sim {
-
-// Park `lanes` at `pc`.
-inline void park(ThreadState& t, uint32_t lanes, uint32_t pc) {
-  if (!lanes) return;
-  t.waiting |= lanes;
-  while (lanes) {
-    unsigned l = static_cast<unsigned>(std::countr_zero(lanes));
-    lanes &= lanes - 1;
-    t.lanePc[l] = pc;
-  }
-  if (pc < t.waitMin) t.waitMin = pc;
-}
-
-// Runs the parked lanes with the smallest PC; the thread is done when none is left.
-void pickNext(ThreadState& t, uint32_t end);
-
-// Continue the running lanes at `pc` (pc + 1 after an ordinary instruction).
-inline void advance(ThreadState& t, uint32_t pc, uint32_t end) {
-  if (t.em == 0) {
-    pickNext(t, end);
-    return;
-  }
-  if (pc >= end) {  // these lanes ran off the end of the kernel
-    t.em = 0;
-    pickNext(t, end);
-    return;
-  }
-  t.pc = pc;
-  if (!t.waiting || pc < t.waitMin) return;
-  // Lanes waiting here (pc == waitMin) rejoin; a jump beyond them runs them first.
-  park(t, t.em, pc);
-  t.em = 0;
-  pickNext(t, end);
-}
 
 // Execution size 1 makes a branch uniform (GOTO, JMP, RET pages): element 0
 // of the (combined, inverted) predicate decides for every lane (E19). With one

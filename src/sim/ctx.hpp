@@ -13,14 +13,13 @@
 #include <vector>
 
 #include "sim/copy.hpp"
+#include "sim/lanes.hpp"
 #include "sim/memory.hpp"
 #include "sim/observe.hpp"
 #include "sim/program.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::sim {
-
-constexpr uint32_t kNoPc = 0xffffffffu;
 
 // Chapter 3 "Branch Instructions" modelled with one program counter per lane:
 // the lanes at the smallest PC run (EM = those lanes); the others wait.
@@ -265,7 +264,7 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
     observeRun(c, N, bytes, addr[0], write);
     return;
   }
-  Access* items = b.items.data();
+  MemAccess* items = b.items.data();
   uint32_t n = 0, writes = 0;
   uint64_t end = 0;
   bool oob = false, apart = true;

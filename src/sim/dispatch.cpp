@@ -18,7 +18,9 @@
 
 #include "sim/check.hpp"
 #include "sim/control.hpp"
+#include "sim/launch.hpp"
 #include "sim/pool.hpp"
+#include "sim/ref/ref.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::sim {
@@ -34,138 +36,7 @@ const char* findingKindText(Finding::Kind k) {
   return "?";
 }
 
-std::optional<uint32_t> surfaceByBindingName(const Kernel& k, std::string_view name) {
-  for (uint32_t i = 0; i < k.surfaces.size(); ++i)
-    if (k.surfaces[i].name == name || k.surfaces[i].declName == name) return kNumPredefSurfaces + i;
-  if (auto p = predefSurfaceByName(name)) return *p;
-  if (name.size() > 1 && name[0] == 'T') {
-    uint32_t id = 0;
-    auto [ptr, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), id);
-    if (ec == std::errc() && ptr == name.data() + name.size() && id < kNumPredefSurfaces + k.surfaces.size())
-      return id;
-  }
-  return std::nullopt;
-}
-
 namespace {
-
-struct Dims {
-  uint32_t tx = 1, ty = 1;  // threads per group (walker)
-  uint32_t perGroup = 1;
-  uint64_t groups = 1, total = 1;
-};
-
-Dims dimsOf(const LaunchConfig& cfg) {
-  Dims d;
-  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} == 1) {
-    d.tx = cfg.groupThreads;
-    d.ty = 1;
-  } else {
-    d.tx = cfg.threads[0];
-    d.ty = cfg.threads[1];
-  }
-  d.perGroup = d.tx * d.ty;
-  d.groups = uint64_t{cfg.groups[0]} * cfg.groups[1] * cfg.groups[2];
-  d.total = d.groups * d.perGroup;
-  return d;
-}
-
-std::string surfaceDisplayName(const Kernel& k, uint32_t id) {
-  if (id < kNumPredefSurfaces) return std::string(predefSurfaceName(id));
-  const SimpleVar* s = k.surface(id);
-  return s && !s->name.empty() ? s->name : k.surfaceName(id);
-}
-
-// ---- --arg VALUE parsing (per the variable's type) ----
-bool parseIntText(std::string_view s, Type t, uint64_t& out) {
-  bool neg = !s.empty() && s[0] == '-';
-  if (neg) s.remove_prefix(1);
-  int base = 10;
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    base = 16;
-    s.remove_prefix(2);
-  }
-  uint64_t v = 0;
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
-  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return false;
-  unsigned n = intBits(t);
-  if (neg) {
-    if (n < 64 ? v > (uint64_t{1} << (n - 1)) : v > (uint64_t{1} << 63)) return false;
-    out = lowBits(-static_cast<i128>(v), n);
-  } else {
-    if (n < 64 && v > ((uint64_t{1} << n) - 1)) return false;
-    out = v;
-  }
-  return true;
-}
-
-bool parseFloatText(std::string_view s, Type t, uint64_t& out) {
-  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-    uint64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
-    if (ec != std::errc() || p != s.data() + s.size() || (typeSize(t) < 8 && v >> (8 * typeSize(t)))) return false;
-    out = v;
-    return true;
-  }
-  std::string str(s);
-  char* end = nullptr;
-  double d = std::strtod(str.c_str(), &end);
-  if (str.empty() || end != str.c_str() + str.size()) return false;
-  out = doubleToFloatBits(d, t, Type::DF);
-  if (t == Type::F) out = std::bit_cast<uint32_t>(static_cast<float>(d));  // no denormal flush for an input
-  return true;
-}
-
-struct InputImage {
-  uint32_t offset;
-  std::vector<uint8_t> bytes;
-};
-
-bool buildArgs(const Kernel& k, const Program& p, const LaunchConfig& cfg, std::vector<InputImage>& out, std::string& err) {
-  for (const auto& [name, value] : cfg.args) {
-    const GenVar* var = nullptr;
-    uint32_t id = 0;
-    for (uint32_t i = 0; i < k.vars.size(); ++i)
-      if (k.vars[i].name == name) {
-        var = &k.vars[i];
-        id = kNumPredefVars + i;
-      }
-    if (!var) {
-      err = fmt::format("--arg {}: the kernel has no general variable '{}'", name, name);
-      return false;
-    }
-    bool isInput = false;
-    for (const Input& in : k.inputs) isInput |= in.cls == Input::Class::General && in.id == id;
-    if (!isInput) {
-      err = fmt::format("--arg {}: '{}' is not a kernel input (no .input directive)", name, name);
-      return false;
-    }
-    InputImage img;
-    img.offset = p.vars[id].offset;
-    unsigned ts = typeSize(var->type);
-    std::string_view rest = value;
-    unsigned n = 0;
-    while (true) {
-      size_t comma = rest.find(',');
-      std::string_view tok = rest.substr(0, comma);
-      uint64_t bits = 0;
-      bool ok = isFloatType(var->type) ? parseFloatText(tok, var->type, bits) : parseIntText(tok, var->type, bits);
-      if (!ok) {
-        err = fmt::format("--arg {}={}: '{}' is not a valid {} value", name, value, tok, typeName(var->type));
-        return false;
-      }
-      if (++n > var->numElts) {
-        err = fmt::format("--arg {}={}: '{}' has only {} element{}", name, value, name, var->numElts, var->numElts == 1 ? "" : "s");
-        return false;
-      }
-      for (unsigned b = 0; b < ts; ++b) img.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
-      if (comma == std::string_view::npos) break;
-      rest.remove_prefix(comma + 1);
-    }
-    out.push_back(std::move(img));
-  }
-  return true;
-}
 
 struct Shared {
   const Kernel* k = nullptr;
@@ -173,7 +44,6 @@ struct Shared {
   const LaunchConfig* cfg = nullptr;
   Dims dims;
   uint32_t dispatchMask = 0;
-  std::vector<InputImage> inputs;
   // The register bytes every thread starts with: zero (E29) but for the inputs
   // and the folded start; whole 16-byte blocks.
   std::vector<uint8_t> regImage;
@@ -694,7 +564,7 @@ void workerMain(Shared& sh, Worker& w) {
         if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
         if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
       }
-      const uint32_t n = sh.unitIsGroup ? dm.perGroup : 1;
+      const uint32_t n = sh.unitIsGroup ? static_cast<uint32_t>(dm.perGroup) : 1;
       const uint64_t first = sh.unitIsGroup ? unit * dm.perGroup : unit;
       for (uint32_t i = 0; i < n && !sh.stop.load(std::memory_order_relaxed); ++i) {
         initThread(sh, w, w.c, static_cast<uint32_t>(first + i));
@@ -749,118 +619,27 @@ void workerMain(Shared& sh, Worker& w) {
 
 }  // namespace
 
-ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t) {
-  Dims d = dimsOf(cfg);
-  ThreadCoord c;
-  uint32_t g = t / d.perGroup, l = t % d.perGroup;
-  c.x = l % d.tx;
-  c.y = l / d.tx;
-  c.gx = g % cfg.groups[0];
-  c.gy = (g / cfg.groups[0]) % cfg.groups[1];
-  c.gz = g / (cfg.groups[0] * cfg.groups[1]);
-  return c;
-}
-
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
+  if (cfg.reference) return runReference(k, surfaces, cfg);
+  Launch l;
+  if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
   RunResult res;
-  auto launchError = [&](std::string msg) {
-    res.status = RunResult::Status::LaunchError;
-    res.error = std::move(msg);
-    return res;
-  };
-  if (cfg.grfSize != 32 && cfg.grfSize != 64) return launchError(fmt::format("GRF size must be 32 or 64, not {}", cfg.grfSize));
-  for (uint32_t v : cfg.threads)
-    if (v == 0) return launchError("--threads: every dimension must be at least 1");
-  for (uint32_t v : cfg.groups)
-    if (v == 0) return launchError("--groups: every dimension must be at least 1");
-  Dims dims = dimsOf(cfg);
-  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} != 1 && cfg.groupThreads != dims.perGroup)
-    return launchError(fmt::format("--group-threads {} does not match --threads {},{} ({} threads per group)", cfg.groupThreads,
-                                   cfg.threads[0], cfg.threads[1], dims.perGroup));
-  if (dims.total > 0xffffffffull || dims.perGroup > 0xffff)
-    return launchError(fmt::format("the launch has {} threads; at most 2^32 threads and 65535 per group", dims.total));
-  if (dims.total > cfg.maxThreads)
-    return launchError(fmt::format("the launch has {} threads, over the limit of {} (--max-threads)", dims.total, cfg.maxThreads));
-  unsigned simd = cfg.simd;
-  if (simd == 0) {
-    simd = 32;
-    if (const Attribute* a = k.attr("SimdSize"); a && a->kind == Attribute::Kind::Int) simd = static_cast<unsigned>(a->intVal);
-  }
-  if (simd < 1 || simd > 32) return launchError(fmt::format("dispatch SIMD size {} is not in 1..32", simd));
-
   Program prog = decode(k, cfg.grfSize);
-
-  // ---- bind surfaces ----
-  const uint32_t numSurf = static_cast<uint32_t>(kNumPredefSurfaces + k.surfaces.size());
-  std::vector<int> bindingOf(numSurf, -1);
-  for (size_t i = 0; i < surfaces.size(); ++i) {
-    auto id = surfaceByBindingName(k, surfaces[i].name);
-    if (!id) {
-      std::string names;
-      for (uint32_t s = kNumPredefSurfaces; s < numSurf; ++s) names += (names.empty() ? "" : ", ") + surfaceDisplayName(k, s);
-      return launchError(fmt::format("unknown surface '{}' (the kernel declares: {})", surfaces[i].name,
-                                     names.empty() ? "no surfaces" : names));
-    }
-    if (*id == kSurfSlm) return launchError("%slm is not bound to a file; its size is set with --slm");
-    if (bindingOf[*id] >= 0)
-      return launchError(fmt::format("surface '{}' is bound twice", surfaceDisplayName(k, *id)));
-    bindingOf[*id] = static_cast<int>(i);
-  }
-  for (uint32_t id = 0; id < numSurf; ++id)
-    if (id != kSurfSlm && prog.usesSurface[id] && bindingOf[id] < 0) {
-      std::string n = surfaceDisplayName(k, id);
-      return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
-    }
-  uint64_t slmBytes = 0;
-  if (cfg.slmBytes) slmBytes = *cfg.slmBytes;
-  else if (const Attribute* a = k.attr("SLMSize"); a && a->kind == Attribute::Kind::Int && a->intVal > 0)
-    slmBytes = static_cast<uint64_t>(a->intVal);
-  else if (prog.usesSlm)
-    return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
-  if (prog.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
-
-  // Launch memory (issue 6): bound surfaces (+ a copy of the written ones when transactional),
-  // SLM per concurrent group, URB, --check shadows (8 bytes per byte).
-  {
-    uint64_t total = 0;
-    auto sizeLimit = [&](uint64_t bytes, const std::string& what) -> std::optional<RunResult> {
-      if (bytes > cfg.maxSurfaceBytes)
-        return launchError(fmt::format("{} is {} bytes, over the limit of {} (--max-surface-size)", what, bytes, cfg.maxSurfaceBytes));
-      return std::nullopt;
-    };
-    for (uint32_t id = 0; id < numSurf; ++id)
-      if (bindingOf[id] >= 0) {
-        uint64_t b = surfaces[bindingOf[id]].bytes.size();
-        if (auto e = sizeLimit(b, fmt::format("surface '{}'", surfaceDisplayName(k, id)))) return *e;
-        total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && prog.writesSurface[id] ? 1 : 0));
-      }
-    if (auto e = sizeLimit(slmBytes, "the SLM of a thread group")) return *e;
-    if (auto e = sizeLimit(cfg.urbBytes.value_or(0), "the URB")) return *e;
-    unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
-    total += slmBytes * jobs + cfg.urbBytes.value_or(0) * (cfg.check ? 9 : 1);
-    if (total > cfg.maxMemoryBytes)
-      return launchError(fmt::format("the launch needs about {} bytes of memory, over the limit of {} (--max-memory)", total,
-                                     cfg.maxMemoryBytes));
-  }
+  if (!prog.unsupported.empty()) return runReference(k, surfaces, cfg);
 
   Shared sh;
   sh.k = &k;
   sh.prog = &prog;
   sh.cfg = &cfg;
-  sh.dims = dims;
-  sh.dispatchMask = execMaskBits(simd);
-  std::string err;
-  if (!buildArgs(k, prog, cfg, sh.inputs, err)) return launchError(err);
-  sh.regImage.assign((prog.usedBytes + 15) / 16 * 16, 0);  // (within regBytes: kRegPad)
-  for (const InputImage& in : sh.inputs)  // (an input is a laid-out variable: inside usedBytes)
-    std::copy(in.bytes.begin(), in.bytes.end(), sh.regImage.begin() + in.offset);
+  sh.dims = l.dims;
+  sh.dispatchMask = l.dispatchMask;
+  sh.regImage = l.regImage;
   sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask);
 
   // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
-  sh.unitIsGroup = prog.usesSlm;
-  sh.units = sh.unitIsGroup ? dims.groups : dims.total;
-  unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
-  jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, sh.units)));
+  sh.unitIsGroup = l.unitIsGroup;
+  sh.units = l.units;
+  const unsigned jobs = l.jobs;
   // Units are taken from the ranges in batches, so that many short threads do
   // not all meet on one counter; small enough that the host threads stay balanced.
   sh.batch = std::clamp<uint64_t>(sh.units / (uint64_t{jobs} * 64), 1, 64);
@@ -871,39 +650,14 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     sh.ranges[j].end = sh.units * (j + 1) / jobs;
   }
 
-  // ---- memory ----
-  // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
-  // surface the kernel writes (Program::writesSurface) runs on one copy, which
-  // replaces the binding's bytes (swap) only if the run succeeds.
-  std::vector<std::vector<uint8_t>> copies(numSurf);
-  std::vector<RaceShadow> shadows(numSurf + 1);
-  sh.spaces.resize(numSurf);
-  std::vector<std::string> statNames;
-  for (uint32_t id = 0; id < numSurf; ++id) {
-    if (bindingOf[id] < 0) continue;
-    auto& bytes = surfaces[bindingOf[id]].bytes;
-    Space& s = sh.spaces[id];
-    if (cfg.transactional && prog.writesSurface[id]) {
-      copies[id] = bytes;
-      s.data = copies[id].data();
-    } else {
-      s.data = bytes.data();
+  // ---- memory: the launch's spaces, and which are DRAM-sized (latency hiding) ----
+  sh.spaces = l.spaces;
+  for (Space& s : sh.spaces)
+    if (s.bound) {
+      s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
+      sh.anyDram |= s.dram;
     }
-    s.size = bytes.size();
-    s.bound = true;
-    s.plain = !prog.writesSurface[id] || jobs == 1;
-    s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
-    sh.anyDram |= s.dram;
-    s.statIndex = static_cast<uint32_t>(statNames.size());
-    statNames.push_back(surfaceDisplayName(k, id));
-    // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
-    if (cfg.check && prog.writesSurface[id]) {
-      shadows[id].reset(s.size);
-      shadows[id].exclusive = jobs == 1;
-      s.shadow = &shadows[id];
-    }
-  }
-  sh.slmBytes = slmBytes;
+  sh.slmBytes = l.slmBytes;
   fitToLaunch(prog, sh.spaces, cfg.check);
   if (!prog.code.empty()) {
     const DInst& ret = prog.code.back();
@@ -922,34 +676,8 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       }
     }
   }
-  if (prog.usesSlm) {
-    sh.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(statNames.size());
-    statNames.push_back("%slm");
-  }
-  std::vector<uint8_t> urb(cfg.urbBytes.value_or(0));
-  sh.urb.data = urb.data();
-  sh.urb.size = urb.size();
-  sh.urb.bound = true;
-  sh.urb.plain = jobs == 1;
-  if (prog.usesUrb) {
-    sh.urb.statIndex = static_cast<uint32_t>(statNames.size());
-    statNames.push_back("URB");
-    if (cfg.check) {
-      shadows[numSurf].reset(urb.size());
-      shadows[numSurf].exclusive = jobs == 1;
-      sh.urb.shadow = &shadows[numSurf];
-    }
-  }
-  sh.numStats = statNames.size();
-
-  // ---- observers (--check) ----
-  OobChecker oob;
-  SameAddressChecker same;
-  RaceChecker race;
-  ObserverList observers;
-  observers.add(&oob);
-  observers.add(&same);
-  observers.add(&race);
+  sh.urb = l.urbSpace;
+  sh.numStats = l.statNames.size();
 
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {
@@ -959,10 +687,10 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     startCtx(c, sh);
     c.findings.maxExamples = std::max(1u, cfg.maxExamples);
     if (prog.usesSlm) {
-      w->slm.resize(slmBytes);
+      w->slm.resize(l.slmBytes);
       Space& s = c.spaces[kSurfSlm];
       s.data = w->slm.data();
-      s.size = slmBytes;
+      s.size = l.slmBytes;
       s.bound = true;
       s.plain = true;  // one group at a time on this host thread
       if (cfg.check) {
@@ -970,7 +698,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
         w->slmShadow.exclusive = true;  // this host thread's groups only
       }
     }
-    if (cfg.check) c.observer = &observers;
+    if (cfg.check) c.observer = &l.observers;
     if (!prog.usesSlm && !prog.loops && !cfg.check && !sh.anyDram)
       for (auto& b : w->gang) {
         b = std::make_unique<Worker::GangCtx>();
@@ -997,54 +725,24 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   }
 
   // ---- merge ----
-  res.stats.threads = dims.total;
-  res.stats.spaces.resize(sh.numStats);
-  for (size_t i = 0; i < sh.numStats; ++i) res.stats.spaces[i].name = statNames[i];
-  FindingSink merged;
-  merged.maxExamples = std::max(1u, cfg.maxExamples);
+  std::vector<WorkerTotals> totals;
   for (auto& w : workers) {
+    WorkerTotals t;
+    t.instructions = w->c.instructions;
+    t.lanes = w->c.lanes;
+    t.spaceBytes.assign(w->c.spaceBytes.begin(), w->c.spaceBytes.end());
+    t.spaceBytes.resize(sh.numStats, {0, 0});
     for (auto& b : w->gang)
       if (b) {
-        w->c.instructions += b->instructions;
-        w->c.lanes += b->lanes;
+        t.instructions += b->instructions;
+        t.lanes += b->lanes;
         for (size_t i = 0; i < sh.numStats; ++i)
-          for (int rw = 0; rw < 2; ++rw) w->c.spaceBytes[i][rw] += b->spaceBytes[i][rw];
+          for (int rw = 0; rw < 2; ++rw) t.spaceBytes[i][rw] += b->spaceBytes[i][rw];
       }
-    res.stats.instructions += w->c.instructions;
-    res.stats.lanes += w->c.lanes;
-    for (size_t i = 0; i < sh.numStats; ++i) {
-      res.stats.spaces[i].bytesRead += w->c.spaceBytes[i][0];
-      res.stats.spaces[i].bytesWritten += w->c.spaceBytes[i][1];
-    }
-    for (auto& [key, agg] : w->c.findings.items) {
-      FindingSink::Agg& m = merged.items[key];
-      m.count += agg.count;
-      m.spaceId = agg.spaceId;
-      m.examples.insert(m.examples.end(), agg.examples.begin(), agg.examples.end());
-    }
+    t.findings = &w->c.findings;
+    totals.push_back(std::move(t));
   }
-  for (auto& [key, agg] : merged.items) {
-    Finding f;
-    f.instruction = key.first;
-    f.kind = static_cast<Finding::Kind>(key.second);
-    f.loc = key.first < k.code.size() ? k.code[key.first].loc : SrcLoc{};
-    f.count = agg.count;
-    if (agg.spaceId == kUrbSpace) {
-      f.space = "URB";
-      f.spaceSize = urb.size();
-    } else {
-      f.space = surfaceDisplayName(k, agg.spaceId);
-      f.spaceSize = agg.spaceId == kSurfSlm ? slmBytes : sh.spaces[agg.spaceId].size;
-    }
-    std::sort(agg.examples.begin(), agg.examples.end());
-    if (agg.examples.size() > merged.maxExamples) agg.examples.resize(merged.maxExamples);
-    f.examples = agg.examples;
-    res.findings.push_back(std::move(f));
-  }
-  // ---- results ----
-  for (uint32_t id = 0; id < numSurf; ++id)
-    if (bindingOf[id] >= 0 && !copies[id].empty()) surfaces[bindingOf[id]].bytes.swap(copies[id]);
-  res.urb = std::move(urb);
+  finishLaunch(l, surfaces, totals, res);
   return res;
 }
 

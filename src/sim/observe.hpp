@@ -14,7 +14,7 @@
 namespace visakit::sim {
 
 // One element access of a memory instruction, as the observers see it.
-struct Access {
+struct MemAccess {
   uint64_t addr = 0;
   uint32_t size = 0;
   uint8_t lane = 0;
@@ -43,7 +43,7 @@ struct AccessBatch {
   uint32_t runSize = 0;
   uint64_t runAddr = 0;
   bool runWrite = false;
-  std::vector<Access> items = std::vector<Access>(kMaxAccesses);
+  std::vector<MemAccess> items = std::vector<MemAccess>(kMaxAccesses);
 };
 
 // Findings of one host thread, merged at the end (one per instruction and kind).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/convert.hpp"
+#include "sim/layout.hpp"
 #include "visakit/kernel.hpp"
 
 namespace visakit::sim {
@@ -143,15 +144,6 @@ inline const DInst* nextStep(const DInst* d) {
   return reinterpret_cast<const DInst*>(reinterpret_cast<const char*>(d) + d->advBytes);
 }
 
-// Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
-constexpr uint32_t kRegPad = 256;
-
-struct VarSlot {
-  uint32_t offset = 0;  // byte offset in the register file
-  uint32_t bytes = 0;
-  Type type = Type::UD;
-  bool present = false;
-};
 
 struct Program {
   const Kernel* kernel = nullptr;
@@ -166,6 +158,9 @@ struct Program {
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
   bool loops = false;  // a JMP or GOTO goes back (to its own index or before)
+  // An instruction of the kernel the fast tier has no form of (the launch
+  // then runs in the reference tier): its mnemonic; empty if none.
+  std::string unsupported;
 };
 
 // Register-file layout: every general variable placed per its alignment,

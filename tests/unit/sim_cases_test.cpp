@@ -167,8 +167,10 @@ class SimCase : public ::testing::TestWithParam<Param> {};
 // The executors have fast paths that are taken only without --check (an
 // observer sees every element access) and plain copies only with one host
 // thread: Variant::Check and Variant::OneJob run the same case through the other
-// paths and expect the same bytes.
-enum class Variant { AsWritten, Check, OneJob };
+// paths and expect the same bytes. Variant::Reference runs it in the reference
+// tier (--reference), which must give everything the case expects: bytes,
+// exit code and messages; Variant::ReferenceCheck with --check too.
+enum class Variant { AsWritten, Check, OneJob, Reference, ReferenceCheck };
 
 void runCase(const Param& p, Variant v) {
   fs::path src = fs::path(VISAKIT_SOURCE_DIR) / p.dir;
@@ -177,11 +179,13 @@ void runCase(const Param& p, Variant v) {
   Case c;
   ASSERT_NO_THROW(c = parseCase(src / (p.name + ".test")));
   std::string extra;
-  if (v != Variant::AsWritten) {
+  const bool check = v == Variant::Check || v == Variant::ReferenceCheck;
+  if (v == Variant::Reference) extra = " --reference";
+  if (v != Variant::AsWritten && v != Variant::Reference) {
     if (c.exit != 0 && c.exit != 3) GTEST_SKIP() << "the case expects a failed run";
-    const char* opt = v == Variant::Check ? "--check" : "--jobs";
+    const char* opt = check ? "--check" : "--jobs";
     if (c.args.find(opt) != std::string::npos) GTEST_SKIP() << "the case sets " << opt;
-    extra = v == Variant::Check ? " --check" : " --jobs 1";
+    extra = v == Variant::Check ? " --check" : v == Variant::ReferenceCheck ? " --reference --check" : " --jobs 1";
   }
   fs::path tmp = fs::temp_directory_path() /
                  ("visakit_sim_" + std::to_string(::getpid()) + "_" + std::to_string(static_cast<int>(v)) + "_" + p.name);
@@ -202,9 +206,9 @@ void runCase(const Param& p, Variant v) {
   int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   std::string err = readAll(tmp / "stderr.txt");
   // With --check, a case without findings may now report some (exit 3); the bytes are written all the same (E23).
-  int wantRc = v == Variant::Check && c.exit == 0 && rc == 3 ? 3 : c.exit;
+  int wantRc = check && c.exit == 0 && rc == 3 ? 3 : c.exit;
   EXPECT_EQ(rc, wantRc) << cmd << "\n" << err;
-  if (v == Variant::AsWritten) {
+  if (v == Variant::AsWritten || v == Variant::Reference) {
     for (const auto& s : c.stderrHas) EXPECT_NE(err.find(s), std::string::npos) << "stderr lacks '" << s << "':\n" << err;
   }
   if (rc == wantRc) {
@@ -232,6 +236,8 @@ void runCase(const Param& p, Variant v) {
 TEST_P(SimCase, Run) { runCase(GetParam(), Variant::AsWritten); }
 TEST_P(SimCase, SameBytesWithCheck) { runCase(GetParam(), Variant::Check); }
 TEST_P(SimCase, SameBytesWithOneHostThread) { runCase(GetParam(), Variant::OneJob); }
+TEST_P(SimCase, ReferenceTier) { runCase(GetParam(), Variant::Reference); }
+TEST_P(SimCase, ReferenceTierWithCheck) { runCase(GetParam(), Variant::ReferenceCheck); }
 
 std::string caseName(const ::testing::TestParamInfo<Param>& i) {
   std::string n = i.param.name;

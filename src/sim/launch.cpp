@@ -1,0 +1,379 @@
+// Launch preparation and results, the same for both tiers (launch.hpp).
+#include "sim/launch.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/convert.hpp"
+
+namespace visakit::sim {
+
+std::optional<uint32_t> surfaceByBindingName(const Kernel& k, std::string_view name) {
+  for (uint32_t i = 0; i < k.surfaces.size(); ++i)
+    if (k.surfaces[i].name == name || k.surfaces[i].declName == name) return kNumPredefSurfaces + i;
+  if (auto p = predefSurfaceByName(name)) return *p;
+  if (name.size() > 1 && name[0] == 'T') {
+    uint32_t id = 0;
+    auto [ptr, ec] = std::from_chars(name.data() + 1, name.data() + name.size(), id);
+    if (ec == std::errc() && ptr == name.data() + name.size() && id < kNumPredefSurfaces + k.surfaces.size())
+      return id;
+  }
+  return std::nullopt;
+}
+
+Dims dimsOf(const LaunchConfig& cfg) {
+  Dims d;
+  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} == 1) {
+    d.tx = cfg.groupThreads;
+    d.ty = 1;
+  } else {
+    d.tx = cfg.threads[0];
+    d.ty = cfg.threads[1];
+  }
+  // Counted in 64 bits (at most 2^32 x 2^32 per group, 2^96 in all): a count
+  // that does not fit is reported as such, never wrapped.
+  d.perGroup = uint64_t{d.tx} * d.ty;
+  u128 total = u128{cfg.groups[0]} * cfg.groups[1] * cfg.groups[2] * d.perGroup;
+  d.groups = uint64_t{cfg.groups[0]} * cfg.groups[1] * cfg.groups[2];
+  d.total = total > ~uint64_t{0} ? ~uint64_t{0} : static_cast<uint64_t>(total);
+  return d;
+}
+
+std::string surfaceDisplayName(const Kernel& k, uint32_t id) {
+  if (id < kNumPredefSurfaces) return std::string(predefSurfaceName(id));
+  const SimpleVar* s = k.surface(id);
+  return s && !s->name.empty() ? s->name : k.surfaceName(id);
+}
+
+namespace {
+
+// ---- --arg VALUE parsing (per the variable's type) ----
+bool parseIntText(std::string_view s, Type t, uint64_t& out) {
+  bool neg = !s.empty() && s[0] == '-';
+  if (neg) s.remove_prefix(1);
+  int base = 10;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    base = 16;
+    s.remove_prefix(2);
+  }
+  uint64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v, base);
+  if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return false;
+  unsigned n = intBits(t);
+  if (neg) {
+    if (n < 64 ? v > (uint64_t{1} << (n - 1)) : v > (uint64_t{1} << 63)) return false;
+    out = lowBits(-static_cast<i128>(v), n);
+  } else {
+    if (n < 64 && v > ((uint64_t{1} << n) - 1)) return false;
+    out = v;
+  }
+  return true;
+}
+
+bool parseFloatText(std::string_view s, Type t, uint64_t& out) {
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    uint64_t v = 0;
+    auto [p, ec] = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
+    if (ec != std::errc() || p != s.data() + s.size() || (typeSize(t) < 8 && v >> (8 * typeSize(t)))) return false;
+    out = v;
+    return true;
+  }
+  std::string str(s);
+  char* end = nullptr;
+  double d = std::strtod(str.c_str(), &end);
+  if (str.empty() || end != str.c_str() + str.size()) return false;
+  out = doubleToFloatBits(d, t, Type::DF);
+  if (t == Type::F) out = std::bit_cast<uint32_t>(static_cast<float>(d));  // no denormal flush for an input
+  return true;
+}
+
+bool buildArgs(const Kernel& k, const Layout& p, const LaunchConfig& cfg, std::vector<InputImage>& out, std::string& err) {
+  for (const auto& [name, value] : cfg.args) {
+    const GenVar* var = nullptr;
+    uint32_t id = 0;
+    for (uint32_t i = 0; i < k.vars.size(); ++i)
+      if (k.vars[i].name == name) {
+        var = &k.vars[i];
+        id = kNumPredefVars + i;
+      }
+    if (!var) {
+      err = fmt::format("--arg {}: the kernel has no general variable '{}'", name, name);
+      return false;
+    }
+    bool isInput = false;
+    for (const Input& in : k.inputs) isInput |= in.cls == Input::Class::General && in.id == id;
+    if (!isInput) {
+      err = fmt::format("--arg {}: '{}' is not a kernel input (no .input directive)", name, name);
+      return false;
+    }
+    InputImage img;
+    img.offset = p.vars[id].offset;
+    unsigned ts = typeSize(var->type);
+    std::string_view rest = value;
+    unsigned n = 0;
+    while (true) {
+      size_t comma = rest.find(',');
+      std::string_view tok = rest.substr(0, comma);
+      uint64_t bits = 0;
+      bool ok = isFloatType(var->type) ? parseFloatText(tok, var->type, bits) : parseIntText(tok, var->type, bits);
+      if (!ok) {
+        err = fmt::format("--arg {}={}: '{}' is not a valid {} value", name, value, tok, typeName(var->type));
+        return false;
+      }
+      if (++n > var->numElts) {
+        err = fmt::format("--arg {}={}: '{}' has only {} element{}", name, value, name, var->numElts, var->numElts == 1 ? "" : "s");
+        return false;
+      }
+      for (unsigned b = 0; b < ts; ++b) img.bytes.push_back(static_cast<uint8_t>(bits >> (8 * b)));
+      if (comma == std::string_view::npos) break;
+      rest.remove_prefix(comma + 1);
+    }
+    out.push_back(std::move(img));
+  }
+  return true;
+}
+
+}  // namespace
+
+ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t) {
+  Dims d = dimsOf(cfg);
+  ThreadCoord c;
+  uint32_t g = static_cast<uint32_t>(t / d.perGroup), l = static_cast<uint32_t>(t % d.perGroup);
+  c.x = l % d.tx;
+  c.y = l / d.tx;
+  c.gx = g % cfg.groups[0];
+  c.gy = (g / cfg.groups[0]) % cfg.groups[1];
+  c.gz = g / (cfg.groups[0] * cfg.groups[1]);
+  return c;
+}
+
+KernelUse kernelUse(const Kernel& k) {
+  KernelUse u;
+  u.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
+  u.writesSurface.assign(u.usesSurface.size(), 0);
+  for (const Instruction& inst : k.code) {
+    const InstrDesc* d = rowOf(inst);
+    if (!d) continue;
+    if (d->has(kUrb)) u.usesUrb = true;
+    for (int i = 0; i < d->numFields; ++i) {
+      if (d->fields[i].kind != FieldKind::Surface) continue;
+      uint32_t id = inst.f[i].id;
+      if (id >= u.usesSurface.size()) continue;
+      u.usesSurface[id] = 1;
+      if (d->has(kMayStore)) u.writesSurface[id] = 1;
+      if (id == kSurfSlm) u.usesSlm = true;
+    }
+  }
+  return u;
+}
+
+std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<SurfaceBinding>& surfaces,
+                                       const LaunchConfig& cfg) {
+  auto launchError = [&](std::string msg) {
+    RunResult res;
+    res.status = RunResult::Status::LaunchError;
+    res.error = std::move(msg);
+    return res;
+  };
+  l.k = &k;
+  l.cfg = &cfg;
+  if (cfg.grfSize != 32 && cfg.grfSize != 64) return launchError(fmt::format("GRF size must be 32 or 64, not {}", cfg.grfSize));
+  for (uint32_t v : cfg.threads)
+    if (v == 0) return launchError("--threads: every dimension must be at least 1");
+  for (uint32_t v : cfg.groups)
+    if (v == 0) return launchError("--groups: every dimension must be at least 1");
+  const Dims dims = l.dims = dimsOf(cfg);
+  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} != 1 && cfg.groupThreads != dims.perGroup)
+    return launchError(fmt::format("--group-threads {} does not match --threads {},{} ({} threads per group)", cfg.groupThreads,
+                                   cfg.threads[0], cfg.threads[1], dims.perGroup));
+  if (dims.perGroup > 0xffff)
+    return launchError(fmt::format("a thread group has {} threads; at most 65535", dims.perGroup));
+  if (dims.total == ~uint64_t{0} || dims.total > 0xffffffffull)
+    return launchError(fmt::format("the launch has {} threads; at most 2^32",
+                                   dims.total == ~uint64_t{0} ? std::string("more than 2^64") : std::to_string(dims.total)));
+  if (dims.total > cfg.maxThreads)
+    return launchError(fmt::format("the launch has {} threads, over the limit of {} (--max-threads)", dims.total, cfg.maxThreads));
+  unsigned simd = cfg.simd;
+  if (simd == 0) {
+    simd = 32;
+    if (const Attribute* a = k.attr("SimdSize"); a && a->kind == Attribute::Kind::Int) simd = static_cast<unsigned>(a->intVal);
+  }
+  if (simd < 1 || simd > 32) return launchError(fmt::format("dispatch SIMD size {} is not in 1..32", simd));
+  l.simd = simd;
+  l.dispatchMask = simd >= 32 ? 0xffffffffu : (1u << simd) - 1;
+  l.layout = layoutVars(k, cfg.grfSize);
+  l.use = kernelUse(k);
+  const KernelUse& use = l.use;
+
+  // ---- bind surfaces ----
+  const uint32_t numSurf = l.numSurf = static_cast<uint32_t>(kNumPredefSurfaces + k.surfaces.size());
+  std::vector<int>& bindingOf = l.bindingOf;
+  bindingOf.assign(numSurf, -1);
+  for (size_t i = 0; i < surfaces.size(); ++i) {
+    auto id = surfaceByBindingName(k, surfaces[i].name);
+    if (!id) {
+      std::string names;
+      for (uint32_t s = kNumPredefSurfaces; s < numSurf; ++s) names += (names.empty() ? "" : ", ") + surfaceDisplayName(k, s);
+      return launchError(fmt::format("unknown surface '{}' (the kernel declares: {})", surfaces[i].name,
+                                     names.empty() ? "no surfaces" : names));
+    }
+    if (*id == kSurfSlm) return launchError("%slm is not bound to a file; its size is set with --slm");
+    if (bindingOf[*id] >= 0)
+      return launchError(fmt::format("surface '{}' is bound twice", surfaceDisplayName(k, *id)));
+    bindingOf[*id] = static_cast<int>(i);
+  }
+  for (uint32_t id = 0; id < numSurf; ++id)
+    if (id != kSurfSlm && use.usesSurface[id] && bindingOf[id] < 0) {
+      std::string n = surfaceDisplayName(k, id);
+      return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
+    }
+  uint64_t slmBytes = 0;
+  if (cfg.slmBytes) slmBytes = *cfg.slmBytes;
+  else if (const Attribute* a = k.attr("SLMSize"); a && a->kind == Attribute::Kind::Int && a->intVal > 0)
+    slmBytes = static_cast<uint64_t>(a->intVal);
+  else if (use.usesSlm)
+    return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
+  if (use.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
+  l.slmBytes = slmBytes;
+
+  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
+  l.unitIsGroup = use.usesSlm;
+  l.units = l.unitIsGroup ? dims.groups : dims.total;
+  unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+  jobs = l.jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, l.units)));
+
+  // Launch memory (issue 6): bound surfaces (+ a copy of the written ones when transactional),
+  // SLM per concurrent group, URB, --check shadows (8 bytes per byte).
+  {
+    uint64_t total = 0;
+    auto sizeLimit = [&](uint64_t bytes, const std::string& what) -> std::optional<RunResult> {
+      if (bytes > cfg.maxSurfaceBytes)
+        return launchError(fmt::format("{} is {} bytes, over the limit of {} (--max-surface-size)", what, bytes, cfg.maxSurfaceBytes));
+      return std::nullopt;
+    };
+    for (uint32_t id = 0; id < numSurf; ++id)
+      if (bindingOf[id] >= 0) {
+        uint64_t b = surfaces[bindingOf[id]].bytes.size();
+        if (auto e = sizeLimit(b, fmt::format("surface '{}'", surfaceDisplayName(k, id)))) return *e;
+        total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && use.writesSurface[id] ? 1 : 0));
+      }
+    if (auto e = sizeLimit(slmBytes, "the SLM of a thread group")) return *e;
+    if (auto e = sizeLimit(cfg.urbBytes.value_or(0), "the URB")) return *e;
+    unsigned all = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
+    total += slmBytes * all + cfg.urbBytes.value_or(0) * (cfg.check ? 9 : 1);
+    if (total > cfg.maxMemoryBytes)
+      return launchError(fmt::format("the launch needs about {} bytes of memory, over the limit of {} (--max-memory)", total,
+                                     cfg.maxMemoryBytes));
+  }
+
+  std::string err;
+  if (!buildArgs(k, l.layout, cfg, l.inputs, err)) return launchError(err);
+  l.regImage.assign((l.layout.usedBytes + 15) / 16 * 16, 0);  // (within regBytes: kRegPad)
+  for (const InputImage& in : l.inputs)  // (an input is a laid-out variable: inside usedBytes)
+    std::copy(in.bytes.begin(), in.bytes.end(), l.regImage.begin() + in.offset);
+
+  // ---- memory ----
+  // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
+  // surface the kernel writes runs on one copy, which replaces the binding's
+  // bytes (swap) only if the run succeeds.
+  l.copies.assign(numSurf, {});
+  l.shadows = std::vector<RaceShadow>(numSurf + 1);
+  l.spaces.assign(numSurf, Space{});
+  for (uint32_t id = 0; id < numSurf; ++id) {
+    if (bindingOf[id] < 0) continue;
+    auto& bytes = surfaces[bindingOf[id]].bytes;
+    Space& s = l.spaces[id];
+    if (cfg.transactional && use.writesSurface[id]) {
+      l.copies[id] = bytes;
+      s.data = l.copies[id].data();
+    } else {
+      s.data = bytes.data();
+    }
+    s.size = bytes.size();
+    s.bound = true;
+    s.plain = !use.writesSurface[id] || jobs == 1;
+    s.statIndex = static_cast<uint32_t>(l.statNames.size());
+    l.statNames.push_back(surfaceDisplayName(k, id));
+    // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
+    if (cfg.check && use.writesSurface[id]) {
+      l.shadows[id].reset(s.size);
+      l.shadows[id].exclusive = jobs == 1;
+      s.shadow = &l.shadows[id];
+    }
+  }
+  if (use.usesSlm) {
+    l.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(l.statNames.size());
+    l.statNames.push_back("%slm");
+  }
+  l.urb.assign(cfg.urbBytes.value_or(0), 0);
+  l.urbSpace.data = l.urb.data();
+  l.urbSpace.size = l.urb.size();
+  l.urbSpace.bound = true;
+  l.urbSpace.plain = jobs == 1;
+  if (use.usesUrb) {
+    l.urbSpace.statIndex = static_cast<uint32_t>(l.statNames.size());
+    l.statNames.push_back("URB");
+    if (cfg.check) {
+      l.shadows[numSurf].reset(l.urb.size());
+      l.shadows[numSurf].exclusive = jobs == 1;
+      l.urbSpace.shadow = &l.shadows[numSurf];
+    }
+  }
+  l.observers.add(&l.oob);
+  l.observers.add(&l.same);
+  l.observers.add(&l.race);
+  return std::nullopt;
+}
+
+void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::vector<WorkerTotals>& workers, RunResult& res) {
+  const Kernel& k = *l.k;
+  const size_t numStats = l.statNames.size();
+  res.stats.threads = l.dims.total;
+  res.stats.spaces.resize(numStats);
+  for (size_t i = 0; i < numStats; ++i) res.stats.spaces[i].name = l.statNames[i];
+  FindingSink merged;
+  merged.maxExamples = std::max(1u, l.cfg->maxExamples);
+  for (const WorkerTotals& w : workers) {
+    res.stats.instructions += w.instructions;
+    res.stats.lanes += w.lanes;
+    for (size_t i = 0; i < numStats && i < w.spaceBytes.size(); ++i) {
+      res.stats.spaces[i].bytesRead += w.spaceBytes[i][0];
+      res.stats.spaces[i].bytesWritten += w.spaceBytes[i][1];
+    }
+    if (!w.findings) continue;
+    for (auto& [key, agg] : w.findings->items) {
+      FindingSink::Agg& m = merged.items[key];
+      m.count += agg.count;
+      m.spaceId = agg.spaceId;
+      m.examples.insert(m.examples.end(), agg.examples.begin(), agg.examples.end());
+    }
+  }
+  for (auto& [key, agg] : merged.items) {
+    Finding f;
+    f.instruction = key.first;
+    f.kind = static_cast<Finding::Kind>(key.second);
+    f.loc = key.first < k.code.size() ? k.code[key.first].loc : SrcLoc{};
+    f.count = agg.count;
+    if (agg.spaceId == kUrbSpace) {
+      f.space = "URB";
+      f.spaceSize = l.urb.size();
+    } else {
+      f.space = surfaceDisplayName(k, agg.spaceId);
+      f.spaceSize = agg.spaceId == kSurfSlm ? l.slmBytes : l.spaces[agg.spaceId].size;
+    }
+    std::sort(agg.examples.begin(), agg.examples.end());
+    if (agg.examples.size() > merged.maxExamples) agg.examples.resize(merged.maxExamples);
+    f.examples = agg.examples;
+    res.findings.push_back(std::move(f));
+  }
+  for (uint32_t id = 0; id < l.numSurf; ++id)
+    if (l.bindingOf[id] >= 0 && !l.copies[id].empty()) surfaces[l.bindingOf[id]].bytes.swap(l.copies[id]);
+  res.urb = std::move(l.urb);
+}
+
+}  // namespace visakit::sim

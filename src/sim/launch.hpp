@@ -1,0 +1,90 @@
+// A launch, prepared the same way for both tiers: the launch checked against
+// its limits, the surfaces bound by name, the kernel inputs and the register
+// image every thread starts from, the memory spaces and their statistics and
+// race shadows, the checkers; and, after the run, the workers' statistics and
+// findings merged into the result.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/check.hpp"
+#include "sim/layout.hpp"
+#include "sim/observe.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+struct Dims {
+  uint32_t tx = 1, ty = 1;  // threads per group (walker)
+  uint64_t perGroup = 1;
+  uint64_t groups = 1, total = 1;  // total saturates at 2^64 - 1
+};
+Dims dimsOf(const LaunchConfig& cfg);
+std::string surfaceDisplayName(const Kernel& k, uint32_t id);
+
+// What a kernel touches, from its rows' effects: the surfaces it names, those
+// it stores to, the SLM, the URB.
+struct KernelUse {
+  std::vector<uint8_t> usesSurface;    // by surface id
+  std::vector<uint8_t> writesSurface;  // by surface id: a row that may store names it
+  bool usesSlm = false, usesUrb = false;
+};
+KernelUse kernelUse(const Kernel& k);
+
+// A general-variable input's value (--arg) at its register offset.
+struct InputImage {
+  uint32_t offset;
+  std::vector<uint8_t> bytes;
+};
+
+struct Launch {
+  const Kernel* k = nullptr;
+  const LaunchConfig* cfg = nullptr;
+  Dims dims;
+  unsigned simd = 32;
+  uint32_t dispatchMask = 0;  // E8: the first `simd` lanes
+  unsigned jobs = 1;          // host threads
+  uint64_t units = 0;         // scheduling units: groups when the kernel uses SLM, else threads
+  bool unitIsGroup = false;
+  Layout layout;
+  KernelUse use;
+  std::vector<InputImage> inputs;
+  // The register bytes every thread starts with: zero (E29) but for the inputs; whole 16-byte blocks.
+  std::vector<uint8_t> regImage;
+  uint32_t numSurf = 0;
+  std::vector<int> bindingOf;  // surface id -> index in the bindings, or -1
+  uint64_t slmBytes = 0;
+  std::vector<std::vector<uint8_t>> copies;  // transactional: the written surfaces' copies
+  std::vector<RaceShadow> shadows;           // by surface id; the last one is the URB's
+  std::vector<Space> spaces;                 // by surface id; %slm is set per worker
+  std::vector<std::string> statNames;        // by Space::statIndex
+  std::vector<uint8_t> urb;
+  Space urbSpace;
+  // The checkers (--check).
+  OobChecker oob;
+  SameAddressChecker same;
+  RaceChecker race;
+  ObserverList observers;
+};
+
+// What one host thread counted.
+struct WorkerTotals {
+  uint64_t instructions = 0, lanes = 0;
+  std::vector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
+  FindingSink* findings = nullptr;
+};
+
+// Checks the launch and binds its memory; nullopt if it can run, else the
+// launch error. `regBytes`: the first bytes of the register image that must
+// exist (the layout's used bytes).
+std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<SurfaceBinding>& surfaces,
+                                       const LaunchConfig& cfg);
+// The statistics and findings of the workers into `res`; the written surfaces'
+// final bytes into the bindings (transactional).
+void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::vector<WorkerTotals>& workers,
+                  RunResult& res);
+
+}  // namespace visakit::sim

@@ -1,0 +1,61 @@
+// The register file of a simulated thread, the same for both tiers.
+#include "sim/layout.hpp"
+
+#include <algorithm>
+#include <array>
+
+namespace visakit::sim {
+
+Layout layoutVars(const Kernel& k, unsigned grf) {
+  Layout p;
+  uint32_t n = static_cast<uint32_t>(kNumPredefVars + k.vars.size());
+  p.vars.assign(n, VarSlot{});
+  uint32_t top = 0;
+  auto place = [&](uint32_t id, uint32_t bytes, Type t, uint32_t align) {
+    top = (top + align - 1) / align * align;
+    p.vars[id] = {top, bytes, t, true};
+    top += std::max<uint32_t>(bytes, 1);
+  };
+  // Predefined variables (igc-dialect.md §1.2): thread-private storage of their
+  // declared size, laid out only when the kernel names them (a smaller file to clear per thread).
+  std::array<bool, kNumPredefVars> named{};
+  auto mark = [&](uint32_t id) {
+    if (id < kNumPredefVars) named[id] = true;
+  };
+  for (const Instruction& inst : k.code)
+    for (const Operand& o : inst.f)
+      if (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw ||
+          (o.kind == Operand::Kind::AddressOf && o.row == 0))
+        mark(o.id);
+  for (const Input& in : k.inputs)
+    if (in.cls == Input::Class::General) mark(in.id);
+  for (const GenVar& v : k.vars)
+    if (v.aliasBase) mark(v.aliasBase);
+  for (uint32_t id = 0; id < kNumPredefVars; ++id)
+    if (const PredefVar* pv = predefVar(id); pv && named[id]) place(id, pv->numElts * typeSize(pv->type), pv->type, grf);
+  // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
+  for (uint32_t i = 0; i < k.vars.size(); ++i) {
+    const GenVar& v = k.vars[i];
+    if (v.aliasBase) continue;
+    place(kNumPredefVars + i, v.numElts * typeSize(v.type), v.type, std::max(alignBytes(v.align, grf), grf));
+  }
+  // Aliases: views of their base at base + alias_offset (chapter 4, alias chains).
+  for (uint32_t i = 0; i < k.vars.size(); ++i) {
+    const GenVar& v = k.vars[i];
+    if (!v.aliasBase) continue;
+    uint32_t off = 0, id = kNumPredefVars + i;
+    for (int guard = 0; guard < 64; ++guard) {
+      const GenVar* g = k.userVar(id);
+      if (!g || !g->aliasBase) break;
+      off += g->aliasOffset;
+      id = g->aliasBase;
+    }
+    if (id < n && p.vars[id].present)
+      p.vars[kNumPredefVars + i] = {p.vars[id].offset + off, v.numElts * typeSize(v.type), v.type, true};
+  }
+  p.usedBytes = top;
+  p.regBytes = (top + 63) / 64 * 64 + kRegPad;
+  return p;
+}
+
+}  // namespace visakit::sim

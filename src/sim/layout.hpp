@@ -1,0 +1,33 @@
+// The register file of a simulated thread: every general variable at a byte
+// offset, the same for both tiers (chapter 4 "Variables"; chapter 5
+// implementation note on GRF alignment).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "visakit/kernel.hpp"
+
+namespace visakit::sim {
+
+// Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
+constexpr uint32_t kRegPad = 256;
+
+struct VarSlot {
+  uint32_t offset = 0;  // byte offset in the register file
+  uint32_t bytes = 0;
+  Type type = Type::UD;
+  bool present = false;
+};
+
+struct Layout {
+  std::vector<VarSlot> vars;  // by general variable id
+  uint32_t usedBytes = 0;     // bytes of laid-out variables
+  uint32_t regBytes = 0;      // register file size per thread (+ kRegPad)
+};
+
+// Every general variable placed per its alignment, aliases resolved to their
+// base's bytes; predefined variables only when the kernel names them.
+Layout layoutVars(const Kernel& k, unsigned grfSize);
+
+}  // namespace visakit::sim

@@ -1,0 +1,34 @@
+// The reference tier: a plain interpreter over an immutable decoded program,
+// one instruction at a time through the semantics of src/sim/sem, memory
+// through Exec's access functions where the checkers observe. It is the
+// oracle: the fast tier must give its bytes, findings and exit codes.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/layout.hpp"
+#include "sim/sem/sem.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+// The decoded program: every instruction with its row, its semantics and its
+// operands resolved to register offsets.
+struct RefProgram {
+  const Kernel* kernel = nullptr;
+  unsigned grfSize = 32;
+  Layout layout;
+  std::vector<uint32_t> addrStart;  // by address variable id: its first element in RefThread::addrs
+  uint32_t numAddrElems = 0;
+  uint32_t numPreds = 0;            // predicate ids 1..numPreds
+  std::vector<RefInst> code;
+};
+
+// Decodes `k`; false with `err` when an instruction has no semantics
+// ("not supported by the simulator: ...").
+bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err);
+
+RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
+
+}  // namespace visakit::sim

@@ -1,0 +1,213 @@
+// The reference tier's interpreter: thread groups on host threads; within a
+// group, its threads run one at a time, each until it ends or waits at a
+// barrier (chapter 3 "Thread Organization"); an instruction at a time through
+// its semantics.
+#include <algorithm>
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "sim/launch.hpp"
+#include "sim/lanes.hpp"
+#include "sim/pool.hpp"
+#include "sim/ref/ref.hpp"
+
+namespace visakit::sim {
+namespace {
+
+struct RefShared {
+  const Launch* l = nullptr;
+  const RefProgram* p = nullptr;
+  std::atomic<uint64_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex errMu;
+  std::string error;
+  void fail(std::string msg) {
+    std::lock_guard<std::mutex> g(errMu);
+    if (error.empty()) error = std::move(msg);
+    stop.store(true);
+  }
+};
+
+struct RefWorker : Observed {
+  std::vector<Space> spaces;
+  Space urb;
+  Buffer slm;
+  RaceShadow slmShadow;
+  std::vector<std::array<uint64_t, 2>> spaceBytes;
+  RefMemory mem;
+  AccessBatch batch;
+  uint64_t instructions = 0, lanes = 0;
+  std::vector<RefThread> threads;  // the group's (or the one thread's) states
+};
+
+// Thread `tid`'s state at its start: the register image (zero, E29, but for
+// the inputs), its ids in the predefined variables (chapter 3 "Thread
+// Organization"), every predicate and address element zero, the first SIMD
+// lanes on (E8).
+void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
+  const Launch& l = *sh.l;
+  const RefProgram& p = *sh.p;
+  t.regs.assign(p.layout.regBytes, 0);
+  std::copy(l.regImage.begin(), l.regImage.end(), t.regs.begin());
+  const ThreadCoord tc = threadCoord(*l.cfg, tid);
+  const uint64_t ids[] = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy, tc.gz};
+  const unsigned vars[] = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
+  for (unsigned i = 0; i < 5; ++i) {
+    const VarSlot& s = p.layout.vars[vars[i]];
+    if (s.present) std::memcpy(t.regs.data() + s.offset, &ids[i], s.bytes);
+  }
+  t.preds.assign(p.numPreds + 1, 0);
+  t.addrs.assign(p.numAddrElems, 0);
+  t.pc = 0;
+  t.em = l.dispatchMask;
+  t.waiting = 0;
+  t.waitMin = kNoPc;
+  t.done = p.code.empty();
+  t.atBarrier = false;
+  t.tid = tid;
+  t.steps = 0;
+  t.calls.clear();
+}
+
+// Runs thread t until it ends, waits at a barrier, or the launch stops.
+void runThread(RefShared& sh, RefWorker& w, RefThread& t) {
+  const RefProgram& p = *sh.p;
+  const LaunchConfig& cfg = *sh.l->cfg;
+  const uint32_t end = static_cast<uint32_t>(p.code.size());
+  w.threadId = t.tid;
+  Observer* observer = cfg.check ? const_cast<ObserverList*>(&sh.l->observers) : nullptr;
+  while (!t.done && !t.atBarrier) {
+    if (++t.steps > cfg.maxSteps) {
+      sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
+                          cfg.maxSteps, p.kernel->code[t.pc].loc.line));
+      return;
+    }
+    if ((t.steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return;
+    const RefInst& d = p.code[t.pc];
+    Exec e(d, t, w.mem, w, observer, p.grfSize);
+    e.codeEnd = end;
+    if (observer) e.batch = &w.batch;
+    const uint32_t pc = t.pc;
+    d.fn(e);
+    e.endAccesses();
+    ++w.instructions;
+    w.lanes += e.lanes;
+    if (!d.row->has(kControl) && !t.atBarrier) advance(t, pc + 1, end);
+  }
+}
+
+// Runs unit u: a thread group (its threads take turns, each until it ends or
+// waits at a barrier; when every thread still running waits, they go on
+// together), or one thread.
+void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
+  const Launch& l = *sh.l;
+  const uint32_t n = l.unitIsGroup ? static_cast<uint32_t>(l.dims.perGroup) : 1;
+  const uint64_t first = l.unitIsGroup ? u * l.dims.perGroup : u;
+  if (l.unitIsGroup) {
+    // SLM: one zero-filled block per thread group.
+    if (l.slmBytes) std::fill(w.slm.data(), w.slm.data() + l.slmBytes, 0);
+    if (w.spaces[kSurfSlm].shadow) w.slmShadow.reset(l.slmBytes);
+  }
+  w.threads.resize(n);
+  for (uint32_t i = 0; i < n; ++i) initThread(sh, w.threads[i], static_cast<uint32_t>(first + i));
+  for (;;) {
+    bool waiting = false;
+    for (RefThread& t : w.threads) {
+      if (sh.stop.load(std::memory_order_relaxed)) return;
+      runThread(sh, w, t);
+      waiting |= t.atBarrier;
+    }
+    if (!waiting) return;
+    // BARRIER page: every thread of the group has arrived (or ended).
+    for (RefThread& t : w.threads)
+      if (t.atBarrier) {
+        t.atBarrier = false;
+        advance(t, t.pc + 1, static_cast<uint32_t>(sh.p->code.size()));
+      }
+  }
+}
+
+void workerMain(RefShared& sh, RefWorker& w) {
+  const Launch& l = *sh.l;
+  for (;;) {
+    if (sh.stop.load(std::memory_order_relaxed)) return;
+    uint64_t u = sh.next.fetch_add(1, std::memory_order_relaxed);
+    if (u >= l.units) return;
+    runUnit(sh, w, u);
+  }
+}
+
+}  // namespace
+
+RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
+  Launch l;
+  if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
+  RunResult res;
+  RefProgram p;
+  std::string err;
+  if (!decodeReference(k, cfg.grfSize, p, err)) {
+    res.status = RunResult::Status::LaunchError;
+    res.error = err;
+    return res;
+  }
+  RefShared sh;
+  sh.l = &l;
+  sh.p = &p;
+  const unsigned jobs = l.jobs;
+  std::vector<std::unique_ptr<RefWorker>> workers;
+  for (unsigned j = 0; j < jobs; ++j) {
+    auto w = std::make_unique<RefWorker>();
+    w->spaces = l.spaces;
+    w->urb = l.urbSpace;
+    w->spaceBytes.assign(std::max<size_t>(1, l.statNames.size()), {0, 0});
+    w->findings.maxExamples = std::max(1u, cfg.maxExamples);
+    if (l.use.usesSlm) {
+      w->slm.resize(l.slmBytes);
+      Space& s = w->spaces[kSurfSlm];
+      s.data = w->slm.data();
+      s.size = l.slmBytes;
+      s.bound = true;
+      s.plain = true;  // one group at a time on this host thread
+      if (cfg.check) {
+        s.shadow = &w->slmShadow;
+        w->slmShadow.exclusive = true;  // this host thread's groups only
+      }
+    }
+    w->mem.spaces = &w->spaces;
+    w->mem.urb = &w->urb;
+    w->mem.spaceBytes = &w->spaceBytes;
+    workers.push_back(std::move(w));
+  }
+  {
+    struct Job {
+      RefShared& sh;
+      std::vector<std::unique_ptr<RefWorker>>& workers;
+    } job{sh, workers};
+    HostPool::instance().run(jobs, [](void* arg, unsigned j) {
+      auto& jb = *static_cast<Job*>(arg);
+      workerMain(jb.sh, *jb.workers[j]);
+    }, &job);
+  }
+  if (!sh.error.empty()) {
+    res.status = RunResult::Status::Failed;
+    res.error = sh.error;
+    return res;
+  }
+  std::vector<WorkerTotals> totals;
+  for (auto& w : workers) {
+    WorkerTotals t;
+    t.instructions = w->instructions;
+    t.lanes = w->lanes;
+    t.spaceBytes = w->spaceBytes;
+    t.findings = &w->findings;
+    totals.push_back(std::move(t));
+  }
+  finishLaunch(l, surfaces, totals, res);
+  return res;
+}
+
+}  // namespace visakit::sim

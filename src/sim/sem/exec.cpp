@@ -1,0 +1,230 @@
+// The Exec view: operand element access, conversions and memory access with
+// observation, shared by every semantics function.
+#include <cstring>
+
+#include "sim/sem/sem.hpp"
+
+namespace visakit::sim {
+
+uint32_t Exec::predBits() const {
+  if (!i_.predId) return all();
+  uint32_t a = all();
+  // Chapter 5 "Predication": PMask[n] = Pred[n + offset]; .any / .all combine
+  // the instruction's elements first, then ! inverts.
+  uint32_t p = i_.predId < t_.preds.size() ? (t_.preds[i_.predId] >> i_.maskOff) & a : 0;
+  if (i_.predCtl == 1) p = p ? a : 0;
+  else if (i_.predCtl == 2) p = p == a ? a : 0;
+  if (i_.predInv) p = ~p & a;
+  return p;
+}
+
+void Exec::countLanes(uint32_t en) { lanes += static_cast<unsigned>(std::popcount(en)); }
+
+// Register byte offset of element k (chapter 5 "Region-based Addressing"): a
+// source's element k is at ((k / w) * vs + (k % w) * hs) elements from its
+// first (a destination's at k * hs: decoded as w = 32, vs = 0).
+uint32_t Exec::elemOffset(int f, unsigned k) const {
+  const RefOperand& o = op(f);
+  const uint32_t ts = typeSize(o.type);
+  const uint32_t w = o.w ? o.w : 1;
+  const uint32_t elt = (k / w) * o.vs + (k % w) * o.hs;
+  if (o.kind == Operand::Kind::Indirect) {
+    // The address register holds a register byte address; VxH (vs absent):
+    // each group of w lanes takes the next address element (chapter 5 "Indirect Operands").
+    uint32_t a = o.vs == kRegionNull ? o.addr + k / w : o.addr;
+    uint32_t base = (a < t_.addrs.size() ? t_.addrs[a] : 0) + o.base;
+    return o.vs == kRegionNull ? base + (k % w) * o.hs * ts : base + elt * ts;
+  }
+  return o.base + elt * ts;
+}
+
+uint64_t Exec::regBits(uint32_t off, unsigned bytes) const {
+  // An address outside the register file (a wild indirect address) reads 0.
+  if (off > t_.regs.size() || bytes > t_.regs.size() - off) return 0;
+  uint64_t v = 0;
+  std::memcpy(&v, t_.regs.data() + off, bytes);
+  return v;
+}
+
+void Exec::setRegBits(uint32_t off, unsigned bytes, uint64_t v) {
+  if (off > t_.regs.size() || bytes > t_.regs.size() - off) return;  // dropped
+  std::memcpy(t_.regs.data() + off, &v, bytes);
+}
+
+uint64_t Exec::bits(int f, unsigned k) const {
+  const RefOperand& o = op(f);
+  switch (o.kind) {
+    case Operand::Kind::Immediate: return o.imm[k % o.immPeriod];
+    case Operand::Kind::Predicate: return predElem(f, k);
+    case Operand::Kind::General:
+    case Operand::Kind::Indirect: return regBits(elemOffset(f, k), typeSize(o.type));
+    case Operand::Kind::Address: {
+      uint32_t a = o.addr + (o.hs ? k * o.hs : 0);
+      return a < t_.addrs.size() ? t_.addrs[a] : 0;
+    }
+    case Operand::Kind::AddressOf: return o.base;
+    default: return o.value;
+  }
+}
+
+void Exec::setBits(int f, unsigned k, uint64_t v) {
+  const RefOperand& o = op(f);
+  switch (o.kind) {
+    case Operand::Kind::General:
+      if (!o.null) setRegBits(elemOffset(f, k), typeSize(o.type), v);
+      return;
+    case Operand::Kind::Indirect: setRegBits(elemOffset(f, k), typeSize(o.type), v); return;
+    case Operand::Kind::Predicate: setPredElem(f, k, v & 1); return;
+    case Operand::Kind::Address: {
+      uint32_t a = o.addr + k * (o.hs ? o.hs : 1);
+      if (a < t_.addrs.size()) t_.addrs[a] = static_cast<uint16_t>(v);
+      return;
+    }
+    default: return;
+  }
+}
+
+bool Exec::predElem(int f, unsigned k) const {
+  const RefOperand& o = op(f);
+  unsigned b = k + i_.maskOff;
+  return b < 32 && o.id < t_.preds.size() && ((t_.preds[o.id] >> b) & 1);
+}
+
+void Exec::setPredElem(int f, unsigned k, bool v) {
+  const RefOperand& o = op(f);
+  unsigned b = k + i_.maskOff;
+  if (b >= 32 || o.id >= t_.preds.size()) return;
+  if (v) t_.preds[o.id] |= 1u << b;
+  else t_.preds[o.id] &= ~(1u << b);
+}
+
+// Chapter 5 "Source Modifiers": ~ acts on the source's bits in its own type;
+// -, abs on its value.
+i128 Exec::intValue(int f, unsigned k) const {
+  const RefOperand& o = op(f);
+  Type t = o.type;
+  uint64_t b = bits(f, k);
+  i128 v;
+  if (o.kind == Operand::Kind::Predicate) v = static_cast<i128>(b);
+  else if (isFloatType(t)) v = static_cast<i128>(lowBits(static_cast<i128>(b), intBits(t)));  // a float's bits, zero-extended
+  else v = extendInt(b, t);
+  switch (o.mod) {
+    case Mod::Not: return extendInt(~lowBits(v, intBits(t)), t);
+    case Mod::Neg: return -v;
+    case Mod::Abs: return v < 0 ? -v : v;
+    case Mod::NegAbs: return v < 0 ? v : -v;
+    default: return v;
+  }
+}
+
+double Exec::floatValue(int f, unsigned k) const {
+  const RefOperand& o = op(f);
+  double v = floatBitsToDouble(bits(f, k), o.type);
+  switch (o.mod) {
+    case Mod::Neg: return -v;
+    case Mod::Abs: return std::fabs(v);
+    case Mod::NegAbs: return -std::fabs(v);
+    default: return v;
+  }
+}
+
+// 2_datatypes.md "Type Conversion" and "Saturation".
+void Exec::storeInt(int f, unsigned k, i128 v) {
+  const RefOperand& o = op(f);
+  if (o.kind == Operand::Kind::Predicate) {
+    setPredElem(f, k, v & 1);
+    return;
+  }
+  Type dt = o.type;
+  uint64_t b;
+  if (isFloatType(dt)) {
+    double x = roundTo(intToDouble(v, dt == Type::F ? Type::F : Type::DF), dt);  // "Integer to Float": RTNE
+    if (i_.sat) x = satFloat(x);
+    b = doubleToFloatBits(x, dt, dt);
+  } else {
+    b = intToInt(v, dt, i_.sat);
+  }
+  setBits(f, k, b);
+}
+
+void Exec::storeFloat(int f, unsigned k, double v, Type execType) {
+  const RefOperand& o = op(f);
+  if (o.kind == Operand::Kind::Predicate) {
+    setPredElem(f, k, v != 0);
+    return;
+  }
+  Type dt = o.type;
+  uint64_t b;
+  if (isFloatType(dt)) b = doubleToFloatBits(i_.sat ? satFloat(v) : v, dt, execType);
+  else b = floatToInt(v, dt);  // "Float to Integer": truncation, saturating
+  setBits(f, k, b);
+}
+
+uint64_t Exec::rawBits(int f, uint32_t byteOff, unsigned bytes) const {
+  const RefOperand& o = op(f);
+  if (o.null) return 0;
+  return regBits(o.base + byteOff, bytes);
+}
+void Exec::setRawBits(int f, uint32_t byteOff, unsigned bytes, uint64_t v) {
+  const RefOperand& o = op(f);
+  if (o.null) return;
+  setRegBits(o.base + byteOff, bytes, v);
+}
+uint32_t Exec::rawU32(int f, unsigned elem) const { return static_cast<uint32_t>(rawBits(f, 4 * elem, 4)); }
+void Exec::setRawU32(int f, unsigned elem, uint32_t v) { setRawBits(f, 4 * elem, 4, v); }
+
+// ---- memory: the one place where accesses happen and are observed ----
+
+void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok) {
+  if (!batch) return;
+  AccessBatch& b = *batch;
+  if (spaceId != batchSpace_) {
+    endAccesses();
+    batchSpace_ = spaceId;
+    b.instIndex = i_.index;
+    b.spaceId = spaceId;
+    b.space = &s;
+    b.n = 0;
+    b.anyOutOfBounds = false;
+    b.writesApart = true;
+    b.writes = 0;
+    b.writeEnd = 0;
+    b.runLanes = 0;
+  }
+  if (b.n == b.items.size()) b.items.resize(2 * b.items.size());
+  b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok};
+  b.anyOutOfBounds |= !ok;
+  if (write && ok) {
+    if (b.writes++ && addr < b.writeEnd) b.writesApart = false;
+    b.writeEnd = addr + bytes;
+  }
+}
+
+void Exec::endAccesses() {
+  if (batch && batchSpace_ != 0xfffffffeu && batch->n) observer_->onAccesses(obs_, *batch);
+  batchSpace_ = 0xfffffffeu;
+}
+
+// E2 / the pages' "Out-of-bound Access": reads out of bounds give 0.
+uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane) {
+  bool ok = s.bound && inBounds(s, addr, bytes);
+  uint64_t v = 0;
+  if (ok) {
+    v = memLoad(s, addr, bytes);
+    (*mem_.spaceBytes)[s.statIndex][0] += bytes;
+  }
+  record(s, spaceId, addr, bytes, lane, false, ok);
+  return v;
+}
+
+// E2: writes out of bounds are dropped.
+void Exec::store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
+  bool ok = s.bound && inBounds(s, addr, bytes);
+  if (ok) {
+    memStore(s, addr, bytes, v);
+    (*mem_.spaceBytes)[s.statIndex][1] += bytes;
+  }
+  record(s, spaceId, addr, bytes, lane, true, ok);
+}
+
+}  // namespace visakit::sim

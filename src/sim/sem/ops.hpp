@@ -1,0 +1,89 @@
+// Each ALU operation once (its page's semantics), as a functor both tiers
+// instantiate: `exact` in the integer domain (values of at most 64 bits plus
+// sign, exact in 128 bits; the pipeline truncates or saturates into the
+// destination), `flt` in the float domain (operands exact as doubles; the
+// pipeline rounds the result to the execution type), and `u32` on 32-bit
+// lanes, where the fast tier's shapes allow it (its result is the exact
+// result's low 32 bits).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "sim/convert.hpp"
+
+namespace visakit::sim::ops {
+
+// What an integer operation needs beyond its operands.
+struct IntCtx {
+  unsigned shiftMask = 31;  // SHL, SHR, ASR, ROL, ROR: the count bits of src1 (5, or 6 for a Q/UQ destination)
+  unsigned src0Bits = 32;   // SHR, ASR: the width of src0
+};
+
+// Exact product of two values of at most 64 bits (plus sign). A positive
+// product too large for 128 bits (UQ x UQ) is replaced by a value with the
+// same low 64 bits that is above every 64-bit maximum: truncation and
+// saturation then both come out right.
+inline i128 mulExact(i128 a, i128 b) {
+  bool neg = (a < 0) != (b < 0);
+  u128 ua = a < 0 ? u128{0} - static_cast<u128>(a) : static_cast<u128>(a);
+  u128 ub = b < 0 ? u128{0} - static_cast<u128>(b) : static_cast<u128>(b);
+  u128 m = ua * ub;  // < 2^128: no wrap
+  if (neg) return static_cast<i128>(u128{0} - m);  // magnitude <= 2^127
+  if (m >> 127) return static_cast<i128>(static_cast<uint64_t>(m)) + (i128{1} << 100);
+  return static_cast<i128>(m);
+}
+
+// MOV page: dst = src0.
+struct Mov {
+  static i128 exact(i128 a, i128, const IntCtx&) { return a; }
+  static double flt(double a, double) { return a; }
+  static uint32_t u32(uint32_t a, uint32_t) { return a; }
+};
+// ADD page: dst = src0 + src1.
+struct Add {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return a + b; }
+  static double flt(double a, double b) { return a + b; }  // exact or correctly rounded in double (F/HF)
+  static uint32_t u32(uint32_t a, uint32_t b) { return a + b; }
+};
+// MUL page: dst = src0 * src1.
+struct Mul {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return mulExact(a, b); }
+  static double flt(double a, double b) { return a * b; }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a * b; }
+};
+// AND, OR, XOR, NOT pages: bitwise.
+struct And {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return a & b; }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a & b; }
+};
+struct Or {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return a | b; }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a | b; }
+};
+struct Xor {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return a ^ b; }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a ^ b; }
+};
+struct Not {
+  static i128 exact(i128 a, i128, const IntCtx&) { return ~a; }
+  static uint32_t u32(uint32_t a, uint32_t) { return ~a; }
+};
+// SHL page: the low 5 (6 for a Q/UQ destination) bits of src1, as an unsigned count.
+struct Shl {
+  static i128 exact(i128 a, i128 b, const IntCtx& c) {
+    unsigned n = static_cast<unsigned>(lowBits(b, 64) & c.shiftMask);
+    return static_cast<i128>(static_cast<u128>(a) << n);  // exact: |a| < 2^64, n < 64
+  }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a << (b & 31); }
+};
+// SHR page: a logical shift of src0's bits (its own width).
+struct Shr {
+  static i128 exact(i128 a, i128 b, const IntCtx& c) {
+    unsigned n = static_cast<unsigned>(lowBits(b, 64) & c.shiftMask);
+    return static_cast<i128>(lowBits(a, c.src0Bits) >> n);
+  }
+  static uint32_t u32(uint32_t a, uint32_t b) { return a >> (b & 31); }
+};
+
+}  // namespace visakit::sim::ops

@@ -1,0 +1,191 @@
+// The semantics of the instructions, written once per instruction (Spike's
+// insns/*.h, Sail's execute clauses): a function of an Exec, the view of one
+// instruction being executed by one hardware thread. The reference tier calls
+// them one instruction at a time; they are the oracle.
+//
+// An Exec gives a semantics function its instruction's fields (by index in
+// the row, as the table lists them), the lanes that run (ChEn, chapter 5
+// EvaluateChEn), element access to vector and raw operands (regions,
+// modifiers, conversions of chapter 2), memory through one access function
+// per kind (load, store, atomic) where the checkers observe, and the thread's
+// control state.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "sim/convert.hpp"
+#include "sim/memory.hpp"
+#include "sim/observe.hpp"
+#include "visakit/kernel.hpp"
+
+namespace visakit::sim {
+
+class Exec;
+using SemFn = void (*)(Exec&);
+
+// A vector, raw or integer field decoded for execution.
+struct RefOperand {
+  Operand::Kind kind = Operand::Kind::None;
+  Type type = Type::UD;   // element type (V/UV: W/UW, VF: F; predicates BOOL)
+  Mod mod = Mod::None;
+  bool null = false;      // %null
+  uint32_t base = 0;      // General / Raw / AddressOf: register byte offset; Indirect: immediate offset
+  uint32_t end = 0;       // General / Raw: end of the variable in the register file
+  uint8_t vs = 0, w = 1, hs = 0;  // region values (absent: 0, width 1)
+  uint8_t immPeriod = 1;  // Immediate: lane k uses imm[k % immPeriod]
+  std::array<uint64_t, 8> imm{};
+  uint32_t id = 0;        // predicate, address, surface, sampler, label id; State: surface/sampler id
+  uint32_t addr = 0;      // Address / Indirect: index of the element in the thread's address file
+  uint64_t value = 0;     // Int fields
+};
+
+// One instruction of the decoded program (immutable, shared by all threads).
+struct RefInst {
+  const Instruction* inst = nullptr;
+  const InstrDesc* row = nullptr;
+  SemFn fn = nullptr;
+  uint32_t index = 0;     // in Kernel::code
+  uint8_t exec = 1;
+  uint8_t maskOff = 0;
+  bool noMask = false;
+  bool hasExec = false;
+  uint16_t predId = 0;
+  uint8_t predCtl = 0;    // 0 none, 1 any, 2 all
+  bool predInv = false;
+  bool sat = false;
+  uint32_t target = 0;    // Label field: the instruction index of the label
+  // The vector fields by effect (the row's Access): the destination and the
+  // sources in field order; -1 where there is none.
+  int8_t dst = -1;
+  uint8_t numSrc = 0;
+  std::array<int8_t, 4> src{-1, -1, -1, -1};
+  std::array<RefOperand, kMaxFields> f{};
+};
+
+// A hardware thread of the reference tier.
+// Chapter 3 "Branch Instructions" as one program counter per lane: the lanes
+// at the smallest PC run (EM = those lanes), the others wait (control.hpp).
+struct RefThread {
+  std::vector<uint8_t> regs;     // the register file (layout: Program::vars)
+  std::vector<uint32_t> preds;   // bit n of predicate id p = element n
+  std::vector<uint16_t> addrs;   // address variables' elements: register byte addresses
+  uint32_t pc = 0;
+  uint32_t em = 0;
+  uint32_t waiting = 0;
+  uint32_t waitMin = 0xffffffffu;
+  std::array<uint32_t, 32> lanePc{};
+  bool done = false;
+  bool atBarrier = false;         // waits for its thread group at a BARRIER
+  uint32_t tid = 0;               // linear thread index in the launch
+  uint64_t steps = 0;
+  struct Frame {
+    uint32_t ret;                 // instruction to return to
+    uint32_t em;                  // the lanes that called
+  };
+  std::vector<Frame> calls;
+};
+
+// What a thread runs against: the memory spaces of its launch.
+struct RefMemory {
+  std::vector<Space>* spaces = nullptr;  // by surface id; %slm is the thread group's
+  Space* urb = nullptr;
+  std::vector<std::array<uint64_t, 2>>* spaceBytes = nullptr;  // statistics by Space::statIndex
+};
+
+class Exec {
+ public:
+  Exec(const RefInst& i, RefThread& t, RefMemory& mem, Observed& obs, Observer* observer, unsigned grfSize)
+      : i_(i), t_(t), mem_(mem), obs_(obs), observer_(observer), grf_(grfSize) {}
+  Exec(const Exec&) = delete;
+  Exec& operator=(const Exec&) = delete;
+
+  const RefInst& inst() const { return i_; }
+  const Instruction& ir() const { return *i_.inst; }
+  RefThread& thread() { return t_; }
+  unsigned grfSize() const { return grf_; }
+  unsigned exec() const { return i_.exec; }
+  const RefOperand& op(int f) const { return i_.f[static_cast<size_t>(f)]; }
+  uint64_t value(int f) const { return op(f).value; }
+  // Field index by the page's name (the row's fields); -1 if none.
+  int field(const char* name) const { return i_.row->findName(name); }
+  int dst() const { return i_.dst; }
+  int src(unsigned n) const { return i_.src[n]; }
+  unsigned numSrc() const { return i_.numSrc; }
+
+  // ---- lanes (chapter 5 EvaluateChEn) ----
+  uint32_t all() const { return i_.exec >= 32 ? 0xffffffffu : (1u << i_.exec) - 1; }
+  // EM at the instruction's mask offset; every lane under NoMask.
+  uint32_t emBits() const { return i_.noMask ? all() : (t_.em >> i_.maskOff) & all(); }
+  // The predicate (with .any / .all and inversion); every lane without one.
+  uint32_t predBits() const;
+  uint32_t chEn() const { return emBits() & predBits(); }
+  void countLanes(uint32_t en);  // statistics: the enabled channels of the instruction
+
+  // ---- vector operands: element k of field f ----
+  Type type(int f) const { return op(f).type; }
+  uint64_t bits(int f, unsigned k) const;                    // the element's bits, no modifier
+  void setBits(int f, unsigned k, uint64_t bits);            // destination element
+  bool predElem(int f, unsigned k) const;                    // predicate operand: element k + mask offset
+  void setPredElem(int f, unsigned k, bool v);
+  // Numeric values with the source modifier applied (chapter 5 "Source Modifiers").
+  i128 intValue(int f, unsigned k) const;     // integers sign/zero-extended; floats by their bits
+  double floatValue(int f, unsigned k) const; // floats exactly; integers converted (RTNE)
+  // Stores a result into the destination element, converted to its type
+  // (2_datatypes.md "Type Conversion"), clamped with .sat.
+  void storeInt(int f, unsigned k, i128 v);
+  void storeFloat(int f, unsigned k, double v, Type execType);
+
+  // ---- raw operands ----
+  bool rawNull(int f) const { return op(f).null; }
+  uint32_t rawU32(int f, unsigned elem) const;
+  void setRawU32(int f, unsigned elem, uint32_t v);
+  uint64_t rawBits(int f, uint32_t byteOff, unsigned bytes) const;
+  void setRawBits(int f, uint32_t byteOff, unsigned bytes, uint64_t v);
+
+  // ---- registers by byte address (indirect operands, address registers) ----
+  uint64_t regBits(uint32_t off, unsigned bytes) const;
+  void setRegBits(uint32_t off, unsigned bytes, uint64_t v);
+
+  // ---- memory (E2: out of bounds reads give 0, writes are dropped) ----
+  Space& surface(uint32_t id) { return (*mem_.spaces)[id]; }
+  Space& urb() { return *mem_.urb; }
+  uint64_t load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane);
+  void store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v);
+  // Ends the instruction's accesses: the observers see them as one batch.
+  void endAccesses();
+
+  // ---- control (control.cpp) ----
+  uint32_t codeEnd = 0;  // instructions in the kernel (set by the interpreter)
+  uint64_t lanes = 0;    // statistics: enabled channels, collected by the interpreter
+  AccessBatch* batch = nullptr;  // the interpreter's batch, when observers are attached
+
+ private:
+  const RefInst& i_;
+  RefThread& t_;
+  RefMemory& mem_;
+  Observed& obs_;
+  Observer* observer_;
+  unsigned grf_;
+  uint32_t batchSpace_ = 0xfffffffeu;  // the space of the open batch
+  void record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok);
+  uint32_t elemOffset(int f, unsigned k) const;
+};
+
+// The semantics table: one function per row, looked up by opcode and sub-opcode.
+struct SemEntry {
+  Opcode op;
+  int16_t subOp;
+  SemFn fn;
+};
+// Each family's entries (sem/*.cpp).
+std::span<const SemEntry> aluSemantics();
+std::span<const SemEntry> controlSemantics();
+std::span<const SemEntry> memorySemantics();
+// nullptr: the row has no semantics (the simulator does not support it).
+SemFn semanticsOf(const InstrDesc& row);
+
+}  // namespace visakit::sim
