@@ -188,6 +188,8 @@ struct InstrDesc {
   const char* page;           // spec page for diagnostics and comments
   uint32_t props = 0;         // InstrProps
   Syntax syntax = Syntax::Generic;
+  // Further spellings that name the row ("fence_sw|fence_local"), read by its custom syntax.
+  const char* aliases = nullptr;
   uint8_t numFields = 0;
   std::array<FieldDesc, kMaxFields> fields{};
 

@@ -5,140 +5,14 @@
 #include <cctype>
 #include <vector>
 
+#include "isa/rows.hpp"
 #include "visakit/isa.hpp"
 
 namespace visakit {
 namespace {
 
-using enum FieldKind;
-using enum Footprint;
 using T = Type;
-
-constexpr TypeMask kInt = types(T::B, T::UB, T::W, T::UW, T::D, T::UD, T::Q, T::UQ);
-constexpr TypeMask kNum = kInt | types(T::F, T::DF, T::HF);
-constexpr TypeMask kData32 = types(T::UD, T::D, T::F);   // "Must have type UD,D,F"
-constexpr TypeMask kUD = types(T::UD);
-constexpr uint8_t kAllExec = 0x3F;                       // 1, 2, 4, 8, 16, 32
-constexpr uint16_t kArith = kArithMod, kLogic = kNotMod;
-constexpr Access R = Access::Read, W = Access::Write;
-
-// Value names of the enumerated fields.
-constexpr EnumName kRelOpNames[] = {{0, "eq"}, {1, "ne"}, {2, "gt"}, {3, "ge"}, {4, "lt"}, {5, "le"}};
-constexpr EnumDesc kRelOps{kRelOpNames, 6};
-// Num_blocks: log2 of the count (pages' Num_blocks tables).
-constexpr EnumName kBlockNames[] = {{0, "1"}, {1, "2"}, {2, "4"}, {3, "8"}};
-constexpr EnumDesc kBlocks{kBlockNames, 4};
-// Channel masks in RGBA order, R = bit 0 (SCATTER4_SCALED page).
-constexpr EnumName kChannelNames[] = {{1, "R"},   {2, "G"},   {3, "RG"},   {4, "B"},   {5, "RB"},
-                                      {6, "GB"},  {7, "RGB"}, {8, "A"},    {9, "RA"},  {10, "GA"},
-                                      {11, "RGA"}, {12, "BA"}, {13, "RBA"}, {14, "GBA"}, {15, "RGBA"}};
-constexpr EnumDesc kChannels{kChannelNames, 15};
-
-constexpr FieldDesc fExec{.kind = ExecSize, .width = 1, .name = "Exec_size"};
-constexpr FieldDesc fPred{.kind = Pred, .width = 2, .name = "Pred"};
-constexpr FieldDesc zero(unsigned width, const char* n) { return {.kind = Zero, .width = static_cast<uint8_t>(width), .name = n, .maxVal = 0}; }
-constexpr FieldDesc intField(unsigned width, const char* n, int pos, uint32_t lo, uint32_t hi) {
-  return {.kind = Int, .width = static_cast<uint8_t>(width), .name = n, .textPos = static_cast<int8_t>(pos), .minVal = lo, .maxVal = hi};
-}
-constexpr FieldDesc suffixEnum(const char* n, int suffix, const EnumDesc& e, uint32_t lo, uint32_t hi) {
-  return {.kind = Enum, .width = 1, .name = n, .suffix = static_cast<int8_t>(suffix), .minVal = lo, .maxVal = hi, .names = &e};
-}
-constexpr FieldDesc dst(TypeMask t, uint8_t classes = kG) {
-  return {.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = classes, .types = t};
-}
-constexpr FieldDesc src(const char* n, int pos, TypeMask t, uint16_t mods, uint8_t classes = kG | kImm) {
-  return {.kind = Vec, .name = n, .textPos = static_cast<int8_t>(pos), .access = R, .classes = classes, .types = t, .flags = mods};
-}
-constexpr FieldDesc raw(const char* n, int pos, Access a, TypeMask t, Footprint fp, uint16_t flags = 0) {
-  return {.kind = Raw, .width = 6, .name = n, .textPos = static_cast<int8_t>(pos), .access = a, .types = t, .footprint = fp, .flags = flags};
-}
-constexpr FieldDesc surface(int pos) { return {.kind = Surface, .width = 1, .name = "Surface", .textPos = static_cast<int8_t>(pos)}; }
-constexpr FieldDesc label(int pos) { return {.kind = Label, .width = 2, .name = "Label", .textPos = static_cast<int8_t>(pos)}; }
-// "Offset(scalar): The global byte offset. Must have type UD"
-constexpr FieldDesc globalOffset(int pos) {
-  return {.kind = Vec, .name = "Offset", .textPos = static_cast<int8_t>(pos), .access = R, .classes = kG | kImm, .types = kUD, .flags = kScalar};
-}
-
-constexpr InstrDesc alu2(Opcode op, const char* m, const char* pm, TypeMask t, uint16_t mods, bool sat, uint32_t props = 0,
-                         uint8_t classes = kG) {
-  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = sat,
-          .page = pm, .props = props, .numFields = 5,
-          .fields = {fExec, fPred, dst(t, classes), src("Src0", 1, t, mods, classes | kImm), src("Src1", 2, t, mods, classes | kImm)}};
-}
-constexpr InstrDesc alu1(Opcode op, const char* m, const char* pm, TypeMask t, uint16_t mods, bool sat, uint32_t props = 0,
-                         uint8_t classes = kG) {
-  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = sat,
-          .page = pm, .props = props, .numFields = 4,
-          .fields = {fExec, fPred, dst(t, classes), src("Src0", 1, t, mods, classes | kImm)}};
-}
-constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char* dataName, Access data, uint32_t props) {
-  // GATHER_SCALED / SCATTER_SCALED pages: exec 1-32, Num_blocks 1, 2, 4 bytes.
-  return {.op = op, .mnemonic = m, .pageMnemonic = pm, .cls = InstrClass::Memory, .execSizes = kAllExec, .sat = false,
-          .page = pm, .props = props, .numFields = 9,
-          .fields = {fExec, fPred, zero(1, "Block_size"), suffixEnum("Num_blocks", 0, kBlocks, 0, 2), zero(2, "Scale"),
-                     surface(0), globalOffset(1), raw("Element_offset", 2, R, kUD, ExecDwords),
-                     raw(dataName, 3, data, kData32, ExecDwords)}};
-}
-
-const InstrDesc kTable[] = {
-    alu2(Opcode::ADD, "add", "ADD", kNum, kArith, true),
-    alu2(Opcode::MUL, "mul", "MUL", kNum, kArith, true),
-    // AND, OR, XOR, NOT pages: integer or predicate operands.
-    alu2(Opcode::AND, "and", "AND", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::OR, "or", "OR", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::XOR, "xor", "XOR", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true, kIntOnly),
-    alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly),
-    // MOV page: src0 may be a predicate (with exec size 1).
-    {.op = Opcode::MOV, .mnemonic = "mov", .pageMnemonic = "MOV", .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = true,
-     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum), src("Src0", 1, kNum, kArith, kG | kImm | kP)}},
-    alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true),
-    // SETP page: Exec_size, Dst (predicate), Src0; no predication.
-    {.op = Opcode::SETP, .mnemonic = "setp", .pageMnemonic = "SETP", .cls = InstrClass::Alu, .execSizes = kAllExec,
-     .sat = false, .page = "SETP", .props = kIntOnly, .numFields = 3,
-     .fields = {fExec, FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kP},
-                src("Src0", 1, types(T::UB, T::UW, T::UD, T::B, T::W, T::D), 0)}},
-    // CMP page: Exec_size, Rel_op, Dst, Src0, Src1; no predication.
-    {.op = Opcode::CMP, .mnemonic = "cmp", .pageMnemonic = "CMP", .cls = InstrClass::Compare, .execSizes = kAllExec,
-     .sat = false, .page = "CMP", .numFields = 5,
-     .fields = {fExec, suffixEnum("Rel_op", 0, kRelOps, 0, 5),
-                FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kG | kP, .types = kNum},
-                src("Src0", 1, kNum, kArith), src("Src1", 2, kNum, kArith)}},
-    {.op = Opcode::LABEL, .mnemonic = "label", .pageMnemonic = "LABEL", .cls = InstrClass::Control, .execSizes = kAllExec,
-     .sat = false, .page = "LABEL", .props = kNoExec, .syntax = Syntax::Label, .numFields = 1,
-     .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
-    // SUBROUTINE page: starts a subroutine; printed '.function "NAME"' then 'NAME:'.
-    {.op = Opcode::SUBROUTINE, .mnemonic = "func", .pageMnemonic = "SUBROUTINE", .cls = InstrClass::Control,
-     .execSizes = kAllExec, .sat = false, .page = "SUBROUTINE", .props = kNoExec, .syntax = Syntax::Function,
-     .numFields = 1, .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
-    {.op = Opcode::JMP, .mnemonic = "jmp", .pageMnemonic = "JMP", .cls = InstrClass::Control, .execSizes = kAllExec,
-     .sat = false, .page = "JMP", .props = kControl, .numFields = 3, .fields = {fExec, fPred, label(0)}},
-    {.op = Opcode::RET, .mnemonic = "ret", .pageMnemonic = "RET", .cls = InstrClass::Control, .execSizes = kAllExec,
-     .sat = false, .page = "RET", .props = kControl, .numFields = 2, .fields = {fExec, fPred}},
-    {.op = Opcode::GOTO, .mnemonic = "goto", .pageMnemonic = "GOTO", .cls = InstrClass::Control, .execSizes = kAllExec,
-     .sat = false, .page = "GOTO", .props = kControl, .numFields = 3, .fields = {fExec, fPred, label(0)}},
-    // URB_WRITE page: exec 8 only; Num_out 1-8; Global_offset 0-2047. Text order
-    // is num_out, global_offset, channel_mask (igc-dialect.md §6.2).
-    {.op = Opcode::URB_WRITE, .mnemonic = "urb_write_3d", .pageMnemonic = "URB_WRITE", .cls = InstrClass::Memory,
-     .execSizes = execBit(8), .sat = false, .page = "URB_WRITE", .props = kMayStore | kUrb, .numFields = 8,
-     .fields = {fExec, fPred, intField(1, "Num_out", 0, 1, 8), raw("Channel_mask", 2, R, kUD, Urb8Dwords, kNullOk),
-                intField(2, "Global_offset", 1, 0, 2047), raw("URB_handle", 3, R, kUD, Urb8Dwords),
-                raw("Per_slot_offset", 4, R, kUD, Urb8Dwords, kNullOk), raw("Vertex_data", 5, R, kData32, UrbVertexData)}},
-    // SCATTER4_SCALED page: exec 8, 16; Channels != 0.
-    {.op = Opcode::SCATTER4_SCALED, .mnemonic = "scatter4_scaled", .pageMnemonic = "SCATTER4_SCALED",
-     .cls = InstrClass::Memory, .execSizes = static_cast<uint8_t>(execBit(8) | execBit(16)), .sat = false,
-     .page = "SCATTER4_SCALED", .props = kMayStore, .numFields = 8,
-     .fields = {fExec, fPred, suffixEnum("Channels", 0, kChannels, 1, 15), zero(2, "Scale"), surface(0), globalOffset(1),
-                raw("Element_offset", 2, R, kUD, ExecDwords), raw("Src", 3, R, kData32, Scatter4Src)}},
-    scaled(Opcode::GATHER_SCALED, "gather_scaled", "GATHER_SCALED", "Dst", W, kMayLoad),
-    scaled(Opcode::SCATTER_SCALED, "scatter_scaled", "SCATTER_SCALED", "Src", R, kMayStore),
-    // QW_SCATTER page: exec 1-16; Num_blocks 0b00 (1 block) only; Src Q, UQ, DF.
-    {.op = Opcode::QW_SCATTER, .mnemonic = "qw_scatter", .pageMnemonic = "QW_SCATTER", .cls = InstrClass::Memory,
-     .execSizes = 0x1F, .sat = false, .page = "QW_SCATTER", .props = kMayStore, .numFields = 6,
-     .fields = {fExec, fPred, suffixEnum("Num_blocks", 0, kBlocks, 0, 0), surface(0),
-                raw("Offset", 1, R, kUD, ExecDwords), raw("Src", 2, R, types(T::Q, T::UQ, T::DF), QwSrc)}},
-};
+using rows::kRelOps;
 
 struct TypeInfo {
   const char* name;
@@ -287,7 +161,17 @@ const char* EnumDesc::textOf(uint64_t v) const {
   return nullptr;
 }
 
-std::span<const InstrDesc> instructionTable() { return kTable; }
+// Every family's rows, in one array (rowIndex is a row's place in it).
+const std::vector<InstrDesc>& allRows() {
+  static const std::vector<InstrDesc> all = [] {
+    std::vector<InstrDesc> v;
+    for (auto family : {rows::coreRows()}) v.insert(v.end(), family.begin(), family.end());
+    return v;
+  }();
+  return all;
+}
+
+std::span<const InstrDesc> instructionTable() { return allRows(); }
 
 namespace {
 // Built once (thread-safe static): the first row of each opcode, and each
@@ -300,7 +184,7 @@ struct OpIndex {
 const OpIndex& opIndex() {
   static const OpIndex idx = [] {
     OpIndex x;
-    for (const auto& d : kTable) {
+    for (const auto& d : allRows()) {
       uint8_t op = static_cast<uint8_t>(d.op);
       if (!x.first[op]) x.first[op] = &d;
       if (d.subOp >= 0) {
@@ -349,9 +233,14 @@ const std::array<MnemonicSlot, kMnemonicSlots>& mnemonicIndex() {
         if (a[h].name == n) return;
       }
     };
-    for (const auto& d : kTable) {
+    for (const auto& d : allRows()) {
       add(d.mnemonic, &d);
       add(d.pageMnemonic, &d);
+      for (std::string_view a = d.aliases ? d.aliases : ""; !a.empty();) {
+        size_t bar = a.find('|');
+        add(a.substr(0, bar), &d);
+        a = bar == std::string_view::npos ? std::string_view{} : a.substr(bar + 1);
+      }
     }
     return a;
   }();

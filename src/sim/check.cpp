@@ -81,17 +81,20 @@ void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
 void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
   // In-bounds writes in address order; an overlap between different lanes is a finding.
   if (b.writes < 2 || b.writesApart) return;
-  std::array<uint16_t, kMaxAccesses> idx;
+  // (the reference tier's batches may exceed kMaxAccesses; atomics of one
+  // instruction to one address are its purpose, not a finding)
+  thread_local std::vector<uint32_t> idx;
+  if (idx.size() < b.n) idx.resize(std::max<size_t>(b.n, kMaxAccesses));
   uint32_t n = 0;
   bool sorted = true;  // already in address order (contiguous stores): no sort needed
   for (uint32_t i = 0; i < b.n; ++i)
-    if (b.items[i].write && b.items[i].inBounds) {
+    if (b.items[i].write && b.items[i].inBounds && !b.items[i].atomic) {
       if (n && b.items[i].addr <= b.items[idx[n - 1]].addr) sorted = false;
-      idx[n++] = static_cast<uint16_t>(i);
+      idx[n++] = i;
     }
   if (n < 2) return;
   if (!sorted)
-    std::sort(idx.begin(), idx.begin() + n, [&](uint16_t x, uint16_t y) {
+    std::sort(idx.begin(), idx.begin() + n, [&](uint32_t x, uint32_t y) {
       const MemAccess &p = b.items[x], &q = b.items[y];
       return p.addr != q.addr ? p.addr < q.addr : p.lane < q.lane;
     });
@@ -240,7 +243,7 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
   for (uint32_t i = 0; i < count; ++i) {
     const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
                                 : b.items[i];
-    if (!a.inBounds) continue;
+    if (!a.inBounds || a.atomic) continue;  // atomics synchronise (their pages)
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
     const uint64_t to = std::min<uint64_t>(a.addr + a.size, sh->size);
     uint32_t other;

@@ -63,6 +63,10 @@ struct Launch {
   std::vector<std::string> statNames;        // by Space::statIndex
   std::vector<uint8_t> urb;
   Space urbSpace;
+  // The binding table (BTI -> surface id) a MOVS makes a surface operand use,
+  // and the stateless address space; empty unless the launch gives them.
+  std::vector<uint32_t> bindingTable;
+  std::vector<FlatRange> flat;
   // The checkers (--check).
   OobChecker oob;
   SameAddressChecker same;

@@ -65,6 +65,14 @@ struct Space {
   bool dram = false;   // at least deferMinBytes(): its misses are worth a thread switch (ctx.hpp)
 };
 
+// One allocation of the stateless (flat) address space: surface `spaceId`
+// at bytes [base, base + size) (chapter 3 "Stateless Access").
+struct FlatRange {
+  uint64_t base = 0, size = 0;
+  uint32_t spaceId = 0;
+};
+constexpr uint32_t kNoSurface = 0xffffffffu;
+
 // E2 / the pages' "Out-of-bound Access": an element access is in bounds only
 // if all its bytes are inside the space.
 inline bool inBounds(const Space& s, uint64_t addr, unsigned bytes) {
@@ -110,6 +118,35 @@ inline void memStore(Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
     }
   }
   for (unsigned i = 0; i < bytes; ++i) atomicStore<uint8_t>(p + i, static_cast<uint8_t>(v >> (8 * i)));
+}
+
+// An atomic read-modify-write of `bytes` (4 or 8, aligned) at addr, atomic
+// across host threads: new = f(old); returns old. Unaligned or other sizes
+// go byte by byte under one process-wide lock (the pages require alignment).
+template <class F>
+inline uint64_t atomicRmw(Space& s, uint64_t addr, unsigned bytes, F f) {
+  uint8_t* p = s.data + addr;
+  if (bytes == 4 && (addr & 3) == 0) {
+    std::atomic_ref<uint32_t> a(*reinterpret_cast<uint32_t*>(p));
+    uint32_t old = a.load(std::memory_order_relaxed);
+    while (!a.compare_exchange_weak(old, static_cast<uint32_t>(f(old)), std::memory_order_acq_rel)) {
+    }
+    return old;
+  }
+  if (bytes == 8 && (addr & 7) == 0) {
+    std::atomic_ref<uint64_t> a(*reinterpret_cast<uint64_t*>(p));
+    uint64_t old = a.load(std::memory_order_relaxed);
+    while (!a.compare_exchange_weak(old, f(old), std::memory_order_acq_rel)) {
+    }
+    return old;
+  }
+  static std::atomic_flag lock = ATOMIC_FLAG_INIT;
+  while (lock.test_and_set(std::memory_order_acquire)) {
+  }
+  uint64_t old = memLoad(s, addr, bytes);
+  memStore(s, addr, bytes, f(old));
+  lock.clear(std::memory_order_release);
+  return old;
 }
 
 }  // namespace visakit::sim

@@ -20,9 +20,12 @@ struct MemAccess {
   uint8_t lane = 0;
   bool write = false;
   bool inBounds = false;
+  bool atomic = false;  // a read-modify-write of an atomic instruction (never a race)
 };
 
 constexpr uint32_t kUrbSpace = 0xffffffffu;
+// Accesses of the stateless address space that fall in no allocation.
+constexpr uint32_t kFlatSpace = 0xfffffffdu;
 // Accesses the fast tier's executors put in a batch at most (SCATTER4 4 x 32,
 // QW 8 x 16, URB 8 x 8); the reference tier grows the batch as it needs.
 constexpr size_t kMaxAccesses = 256;

@@ -12,6 +12,7 @@
 
 #include "support/memory.hpp"
 #include "text/lexer.hpp"
+#include "text/syntax.hpp"
 #include "visakit/visakit.hpp"
 
 namespace visakit {
@@ -125,7 +126,31 @@ const ParseInfo& parseInfo(const InstrDesc& d) {
   return infos[rowIndex(d)];
 }
 
+class Parser;
+
+// The parser as a custom syntax sees it (text/syntax.hpp).
+class Reader final : public text::TextReader {
+ public:
+  explicit Reader(Parser& p) : p_(p) {}
+  const Token& peek(size_t ahead) override;
+  const Token& next() override;
+  bool atEol() override;
+  [[noreturn]] void fail(const Token& t, const std::string& msg) override;
+  void expectPunct(char c, std::string_view what) override;
+  const Token& expectIdent(std::string_view what) override;
+  uint64_t expectInt(std::string_view what, uint64_t max) override;
+  void field(const FieldDesc& f, Operand& o) override;
+  void execSize(Instruction& inst) override;
+  uint32_t generalVar(const Token& name) override;
+  uint32_t surfaceVar(const Token& name) override;
+
+ private:
+  Parser& p_;
+};
+
 class Parser {
+  friend class Reader;
+
  public:
   Parser(std::string_view src, Diagnostics& d, const Options& o) : src_(src), lexer_(src, d), diags_(d), opts_(o) {
     if (src.size() > o.limits.maxFileBytes) {
@@ -640,6 +665,15 @@ class Parser {
     inst.op = desc->op;
     inst.subOp = desc->subOp;
     inst.loc = mn.loc;
+    if (const text::CustomSyntax* cs = text::customSyntax(desc->syntax)) {
+      if (hasPred && !info.hasPred) {
+        error(predLoc, fmt::format("'{}' cannot be predicated", desc->mnemonic));
+        throw ParseError{};
+      }
+      Reader r(*this);
+      cs->parse(r, *desc, inst, mn);
+      return mn;
+    }
     if (hasPred && !info.hasPred) {
       error(predLoc, fmt::format("'{}' cannot be predicated", desc->mnemonic));
       throw ParseError{};
@@ -1154,6 +1188,18 @@ class Parser {
     return true;
   }
 };
+
+const Token& Reader::peek(size_t ahead) { return p_.peek(ahead); }
+const Token& Reader::next() { return p_.next(); }
+bool Reader::atEol() { return p_.atEol(); }
+void Reader::fail(const Token& t, const std::string& msg) { p_.fail(t, msg); }
+void Reader::expectPunct(char c, std::string_view what) { p_.expectPunct(c, what); }
+const Token& Reader::expectIdent(std::string_view what) { return p_.expectIdent(what); }
+uint64_t Reader::expectInt(std::string_view what, uint64_t max) { return p_.expectInt(what, max); }
+void Reader::field(const FieldDesc& f, Operand& o) { p_.operand(f, o); }
+void Reader::execSize(Instruction& inst) { p_.execSize(inst); }
+uint32_t Reader::generalVar(const Token& name) { return p_.resolveGeneral(name); }
+uint32_t Reader::surfaceVar(const Token& name) { return p_.resolveSurface(name); }
 
 }  // namespace
 

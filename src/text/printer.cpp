@@ -2,6 +2,7 @@
 // (igc-dialect.md §1): print(parse(print(k))) == print(k).
 #include <fmt/format.h>
 
+#include "text/syntax.hpp"
 #include "visakit/visakit.hpp"
 
 namespace visakit {
@@ -47,7 +48,9 @@ std::string addrName(const Kernel& k, uint32_t id) {
   return id < k.addrs.size() && !k.addrs[id].name.empty() ? k.addrs[id].name : fmt::format("A{}", id);
 }
 
-std::string operandText(const Kernel& k, const FieldDesc& f, const Operand& o) {
+}  // namespace
+
+std::string text::operandText(const Kernel& k, const FieldDesc& f, const Operand& o) {
   switch (o.kind) {
     case Operand::Kind::General:
       return fmt::format("{}{}({},{}){}", modText(o.mod), k.varName(o.id), o.row, o.col, regionText(o.region));
@@ -86,12 +89,17 @@ std::string operandText(const Kernel& k, const FieldDesc& f, const Operand& o) {
   return "?";
 }
 
-}  // namespace
+std::string text::execSizeText(const Instruction& inst) {
+  return fmt::format("(M{}{}, {})", (inst.emask & 7) + 1, inst.emask & 8 ? "_NM" : "", inst.execSize());
+}
+
+using text::operandText;
 
 std::string printInstruction(const Kernel& k, const Instruction& inst) {
   const InstrDesc* d = rowOf(inst);
   if (!d) return fmt::format("<opcode 0x{:02x}>", static_cast<unsigned>(inst.op));
   if (d->syntax == Syntax::Label) return operandText(k, d->fields[0], inst.f[0]) + ":";
+  if (const text::CustomSyntax* cs = text::customSyntax(d->syntax)) return cs->print(k, *d, inst);
   if (d->syntax == Syntax::Function) {
     std::string n = operandText(k, d->fields[0], inst.f[0]);
     return fmt::format(".function \"{}\"\n\n{}:", n, n);
@@ -112,8 +120,7 @@ std::string printInstruction(const Kernel& k, const Instruction& inst) {
   if (inst.sat) s += ".sat";
   for (int i = 0; i < d->numFields; ++i)
     if (d->fields[i].flags & kParen) s += fmt::format(" ({})", operandText(k, d->fields[i], inst.f[i]));
-  if (d->find(FieldKind::ExecSize) >= 0)
-    s += fmt::format(" (M{}{}, {})", (inst.emask & 7) + 1, inst.emask & 8 ? "_NM" : "", inst.execSize());
+  if (d->find(FieldKind::ExecSize) >= 0) s += " " + text::execSizeText(inst);
   for (int pos = 0; pos < d->numTextOperands(); ++pos) {
     int fi = d->atTextPos(pos);
     s += " " + operandText(k, d->fields[fi], inst.f[fi]);

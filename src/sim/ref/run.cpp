@@ -39,6 +39,7 @@ struct RefWorker : Observed {
   RaceShadow slmShadow;
   std::vector<std::array<uint64_t, 2>> spaceBytes;
   RefMemory mem;
+  Space noSpace;  // unbound: what an address in no allocation reaches
   AccessBatch batch;
   uint64_t instructions = 0, lanes = 0;
   std::vector<RefThread> threads;  // the group's (or the one thread's) states
@@ -71,6 +72,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
   t.tid = tid;
   t.steps = 0;
   t.calls.clear();
+  t.surfState.assign(l.numSurf, kNoSurface);
 }
 
 // Runs thread t until it ends, waits at a barrier, or the launch stops.
@@ -180,6 +182,9 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
     w->mem.spaces = &w->spaces;
     w->mem.urb = &w->urb;
     w->mem.spaceBytes = &w->spaceBytes;
+    w->mem.bindingTable = &l.bindingTable;
+    w->mem.flat = &l.flat;
+    w->mem.noSpace = &w->noSpace;
     workers.push_back(std::move(w));
   }
   {

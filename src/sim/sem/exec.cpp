@@ -1,5 +1,6 @@
 // The Exec view: operand element access, conversions and memory access with
 // observation, shared by every semantics function.
+#include <algorithm>
 #include <cstring>
 
 #include "sim/sem/sem.hpp"
@@ -175,7 +176,8 @@ void Exec::setRawU32(int f, unsigned elem, uint32_t v) { setRawBits(f, 4 * elem,
 
 // ---- memory: the one place where accesses happen and are observed ----
 
-void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok) {
+void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
+                  bool atomic) {
   if (!batch) return;
   AccessBatch& b = *batch;
   if (spaceId != batchSpace_) {
@@ -192,7 +194,7 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
     b.runLanes = 0;
   }
   if (b.n == b.items.size()) b.items.resize(2 * b.items.size());
-  b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok};
+  b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok, atomic};
   b.anyOutOfBounds |= !ok;
   if (write && ok) {
     if (b.writes++ && addr < b.writeEnd) b.writesApart = false;
@@ -225,6 +227,85 @@ void Exec::store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsi
     (*mem_.spaceBytes)[s.statIndex][1] += bytes;
   }
   record(s, spaceId, addr, bytes, lane, true, ok);
+}
+
+Space& Exec::boundSurface(uint32_t& id) {
+  if (id < t_.surfState.size() && t_.surfState[id] != kNoSurface && mem_.bindingTable) {
+    uint32_t bti = t_.surfState[id];
+    uint32_t target = bti < mem_.bindingTable->size() ? (*mem_.bindingTable)[bti] : kNoSurface;
+    if (target != kNoSurface && target < mem_.spaces->size()) {
+      id = target;
+      return (*mem_.spaces)[target];
+    }
+    return *mem_.noSpace;
+  }
+  return id < mem_.spaces->size() ? (*mem_.spaces)[id] : *mem_.noSpace;
+}
+
+Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset) {
+  if (mem_.flat) {
+    const std::vector<FlatRange>& f = *mem_.flat;
+    // The last allocation starting at or below addr.
+    size_t lo = 0, hi = f.size();
+    while (lo < hi) {
+      size_t mid = (lo + hi) / 2;
+      if (f[mid].base <= addr) lo = mid + 1;
+      else hi = mid;
+    }
+    if (lo > 0) {
+      const FlatRange& r = f[lo - 1];
+      if (addr - r.base < r.size && bytes <= r.size - (addr - r.base)) {
+        id = r.spaceId;
+        offset = addr - r.base;
+        return (*mem_.spaces)[r.spaceId];
+      }
+    }
+  }
+  id = kFlatSpace;
+  offset = addr;
+  return *mem_.noSpace;
+}
+
+uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
+                      uint64_t b) {
+  bool ok = s.bound && inBounds(s, addr, bytes);
+  record(s, spaceId, addr, bytes, lane, true, ok, true);
+  if (!ok) return 0;
+  const unsigned n = 8 * bytes;
+  const uint64_t mask = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
+  auto sx = [&](uint64_t v) { return static_cast<int64_t>(v << (64 - n)) >> (64 - n); };
+  auto fl = [&](uint64_t v) { return floatBitsToDouble(v, bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F); };
+  auto tf = [&](double v) { return doubleToFloatBits(v, bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F,
+                                                     bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F); };
+  uint64_t old = atomicRmw(s, addr, bytes, [&](uint64_t o) -> uint64_t {
+    o &= mask;
+    switch (op) {
+      case AtomicOp::Add: return (o + a) & mask;
+      case AtomicOp::Sub: return (o - a) & mask;
+      case AtomicOp::Inc: return (o + 1) & mask;
+      case AtomicOp::Dec: return (o - 1) & mask;
+      case AtomicOp::Min: return std::min(o, a & mask);
+      case AtomicOp::Max: return std::max(o, a & mask);
+      case AtomicOp::IMin: return static_cast<uint64_t>(std::min(sx(o), sx(a))) & mask;
+      case AtomicOp::IMax: return static_cast<uint64_t>(std::max(sx(o), sx(a))) & mask;
+      case AtomicOp::Xchg:
+      case AtomicOp::Store: return a & mask;
+      case AtomicOp::CmpXchg: return o == (a & mask) ? b & mask : o;
+      case AtomicOp::And: return o & a;
+      case AtomicOp::Or: return (o | a) & mask;
+      case AtomicOp::Xor: return (o ^ a) & mask;
+      case AtomicOp::Load: return o;
+      case AtomicOp::FAdd: return tf(fl(o) + fl(a));
+      case AtomicOp::FSub: return tf(fl(o) - fl(a));
+      case AtomicOp::FMin: return fl(a) < fl(o) ? a & mask : o;
+      case AtomicOp::FMax: return fl(a) > fl(o) ? a & mask : o;
+      case AtomicOp::FCmpXchg: return fl(o) == fl(a) ? b & mask : o;
+    }
+    return o;
+  });
+  (*mem_.spaceBytes)[s.statIndex][0] += bytes;
+  (*mem_.spaceBytes)[s.statIndex][1] += bytes;
+  return old & mask;
 }
 
 }  // namespace visakit::sim

@@ -87,6 +87,8 @@ struct RefThread {
     uint32_t em;                  // the lanes that called
   };
   std::vector<Frame> calls;
+  // By surface id: the binding-table index a MOVS gave it (MOVS page), or kNoSurface.
+  std::vector<uint32_t> surfState;
 };
 
 // What a thread runs against: the memory spaces of its launch.
@@ -94,6 +96,17 @@ struct RefMemory {
   std::vector<Space>* spaces = nullptr;  // by surface id; %slm is the thread group's
   Space* urb = nullptr;
   std::vector<std::array<uint64_t, 2>>* spaceBytes = nullptr;  // statistics by Space::statIndex
+  // The binding table: BTI -> surface id (kNoSurface: none). A surface whose
+  // state a MOVS set (RefThread::surfState) is the table's entry for it.
+  const std::vector<uint32_t>* bindingTable = nullptr;
+  // The stateless address space, sorted by base, allocations apart.
+  const std::vector<FlatRange>* flat = nullptr;
+  Space* noSpace = nullptr;  // an unbound, empty space: accesses outside every allocation
+};
+
+// Atomic operations (DWORD_ATOMIC, SVM_ATOMIC, LSC atomic pages).
+enum class AtomicOp : uint8_t {
+  Add, Sub, Inc, Dec, Min, Max, Xchg, CmpXchg, And, Or, Xor, IMin, IMax, Load, Store, FAdd, FSub, FMin, FMax, FCmpXchg,
 };
 
 class Exec {
@@ -153,6 +166,17 @@ class Exec {
   // ---- memory (E2: out of bounds reads give 0, writes are dropped) ----
   Space& surface(uint32_t id) { return (*mem_.spaces)[id]; }
   Space& urb() { return *mem_.urb; }
+  // A surface operand's memory: the binding-table entry its MOVS state names,
+  // else its own binding. `id` becomes the surface id the access is reported on.
+  Space& boundSurface(uint32_t& id);
+  // A stateless address: the allocation holding [addr, addr + bytes) and the
+  // offset in it; an address in no allocation gives an unbound space (every
+  // access out of bounds, reported on kFlatSpace at the address itself).
+  Space& flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset);
+  // An atomic read-modify-write (E2 out of bounds: nothing changes, 0 is
+  // returned); returns the old value. `a`, `b`: the operation's sources.
+  uint64_t atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
+                  uint64_t b);
   uint64_t load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane);
   void store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v);
   // Ends the instruction's accesses: the observers see them as one batch.
@@ -171,7 +195,8 @@ class Exec {
   Observer* observer_;
   unsigned grf_;
   uint32_t batchSpace_ = 0xfffffffeu;  // the space of the open batch
-  void record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok);
+  void record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
+              bool atomic = false);
   uint32_t elemOffset(int f, unsigned k) const;
 };
 

@@ -1,0 +1,15 @@
+// The custom syntaxes by family (syntax.hpp).
+#include "text/syntax.hpp"
+
+namespace visakit::text {
+
+const CustomSyntax* customSyntax(Syntax s) {
+  switch (s) {
+    case Syntax::Generic:
+    case Syntax::Label:
+    case Syntax::Function: return nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace visakit::text
