@@ -1,6 +1,6 @@
 // ctz (count trailing zeros, an OpenCL C 2.0 built-in, hence -cl-std=CL2.0) on 8..64-bit types.
-// CASE bits_ctz: --kernel ctzops --global 500 --build-options "-cl-std=CL2.0" --arg 0=@bw --arg 1=zero:4000 --out 1
-// DATA bw: u64 500 rand 101 0 0xffffffffffffffff
+// CASE bits_ctz: --kernel ctzops --global 500 --build-options "-cl-std=CL2.0" --arg 0=@bwc --arg 1=zero:4000 --out 1
+// DATA bwc: u64 500 rand 101 0 0xffffffffffffffff
 
 __kernel void ctzops(__global const ulong* w, __global uint* out)
 {
