@@ -25,6 +25,9 @@ struct Limits {
 struct Options {
   unsigned grfSize = 32;  // bytes per GRF row: 32 or 64
   Limits limits;
+  // Named warnings ("warning: ... [-Wname]", where Intel's compiler emits what
+  // a page forbids) are errors (-Werror).
+  bool warningsAsErrors = false;
 };
 
 // Text front end (chapter 8 assembly syntax, in IGC's dialect). Returns

@@ -94,6 +94,7 @@ int writeOutput(const std::string& path, std::string_view data) {
 
 void addInputOptions(CLI::App* cmd, Options& opts) {
   cmd->add_option("--grf-size", opts.grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  cmd->add_flag("--Werror", opts.warningsAsErrors, "treat warnings (what Intel's compiler emits though a page forbids it) as errors");
   cmd->add_option("--max-file-size", opts.limits.maxFileBytes, "largest input file in bytes")->capture_default_str();
   cmd->add_option("--max-kernels", opts.limits.maxKernels, "most kernels and functions in one file")->capture_default_str();
   cmd->add_option("--max-vars", opts.limits.maxVars, "most declarations in one kernel")->capture_default_str();
@@ -129,9 +130,13 @@ std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts
   if (m && verifyIt) verify(*m, diags, opts);
   std::cerr << diags.render(path, l.source);
   if (diags.hasErrors()) {
+    if (diags.warningCount())
+      std::cerr << fmt::format("{} warning{} and ", diags.warningCount(), diags.warningCount() == 1 ? "" : "s");
     std::cerr << fmt::format("{} error{} generated.\n", diags.errorCount(), diags.errorCount() == 1 ? "" : "s");
     return std::nullopt;
   }
+  if (diags.warningCount())
+    std::cerr << fmt::format("{} warning{} generated.\n", diags.warningCount(), diags.warningCount() == 1 ? "" : "s");
   l.module = std::move(*m);
   return l;
 }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "verifier/rules.hpp"
 #include "visakit/visakit.hpp"
 
 namespace visakit {
@@ -32,10 +33,23 @@ const std::vector<RowInfo>& rowInfos() {
   return infos;
 }
 
+// The page rules of each row (rules.hpp), by row index.
+const std::vector<std::vector<void (*)(RuleCtx&)>>& rowRules() {
+  static const std::vector<std::vector<void (*)(RuleCtx&)>> rules = [] {
+    std::vector<std::vector<void (*)(RuleCtx&)>> v(instructionTable().size());
+    for (auto family : {coreRules()})
+      for (const RowRule& r : family)
+        for (const InstrDesc& d : instructionTable())
+          if (d.op == r.op && d.subOp == r.subOp) v[rowIndex(d)].push_back(r.check);
+    return v;
+  }();
+  return rules;
+}
+
 class Verifier {
  public:
   Verifier(const Kernel& k, Diagnostics& d, const Options& o)
-      : k_(k), d_(d), grf_(o.grfSize), rows_(rowInfos().data()), table_(instructionTable().data()) {
+      : k_(k), d_(d), opts_(o), grf_(o.grfSize), rows_(rowInfos().data()), table_(instructionTable().data()) {
     // Kernel::varInfo of every general variable id, looked up per operand.
     vars_.resize(kNumPredefVars + k.vars.size());
     for (uint32_t id = 0; id < vars_.size(); ++id) {
@@ -60,6 +74,7 @@ class Verifier {
  private:
   const Kernel& k_;
   Diagnostics& d_;
+  const Options& opts_;
   unsigned grf_;
   size_t idx_ = 0;
   bool inDecls_ = true;
@@ -240,6 +255,10 @@ class Verifier {
     }
     if (inst.sat && !d->sat) err(inst.loc, fmt::format("'{}' does not take .sat", d->mnemonic));
     for (int i = 0; i < d->numFields; ++i) field(*d, inst, i, inst.f[i]);
+    for (auto check : rowRules()[rowIndex(*d)]) {
+      RuleCtx c(k_, *d, inst, grf_, d_, opts_, fmt::format("kernel '{}', instruction #{}", k_.name, idx_));
+      check(c);
+    }
   }
 
   void field(const InstrDesc& d, const Instruction& inst, int fi, const Operand& o) {

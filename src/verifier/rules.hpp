@@ -1,0 +1,49 @@
+// Rules of a page that the table's fields cannot state (a relation between
+// fields, a value that depends on another), one function per row, in the
+// family files rules_*.cpp. The generic checks of the fields (types, ranges,
+// operand classes, footprints) run first.
+#pragma once
+
+#include <span>
+#include <string>
+
+#include "visakit/visakit.hpp"
+
+namespace visakit {
+
+class RuleCtx {
+ public:
+  RuleCtx(const Kernel& k, const InstrDesc& row, const Instruction& inst, unsigned grfSize, Diagnostics& d,
+          const Options& o, std::string where)
+      : k_(k), row_(row), inst_(inst), grf_(grfSize), d_(d), opts_(o), where_(std::move(where)) {}
+  const Kernel& kernel() const { return k_; }
+  const InstrDesc& row() const { return row_; }
+  const Instruction& inst() const { return inst_; }
+  unsigned grfSize() const { return grf_; }
+  // The operand of the field with the page's name (the row must have it).
+  const Operand& field(const char* name) const { return inst_.f[row_.findName(name)]; }
+  const SrcLoc& locOf(const Operand& o) const { return o.loc.line ? o.loc : inst_.loc; }
+  void error(SrcLoc loc, std::string msg);
+  // A named warning: what Intel's compiler emits though a page forbids it
+  // (spec-decisions); an error under Options::warningsAsErrors.
+  void warning(const char* name, SrcLoc loc, std::string msg);
+
+ private:
+  const Kernel& k_;
+  const InstrDesc& row_;
+  const Instruction& inst_;
+  unsigned grf_;
+  Diagnostics& d_;
+  const Options& opts_;
+  std::string where_;
+};
+
+struct RowRule {
+  Opcode op;
+  int16_t subOp;  // -1: the opcode's rows without sub-opcodes
+  void (*check)(RuleCtx& c);
+};
+// Each family's rules (rules_*.cpp).
+std::span<const RowRule> coreRules();
+
+}  // namespace visakit
