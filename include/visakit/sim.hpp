@@ -71,6 +71,12 @@ struct LaunchConfig {
   // written at its start. Results do not depend on it (off: for comparison).
   bool foldConstantStart = true;
   unsigned maxExamples = 4;              // addresses kept per finding
+  // The binding table a MOVS sets a surface's state to (MOVS page): BTI and
+  // the name of the bound surface that index selects.
+  std::vector<std::pair<uint32_t, std::string>> bindingTable;
+  // The stateless address space (SVM, LSC flat, %scratch without a binding):
+  // a bound surface's name and the address of its first byte.
+  std::vector<std::pair<std::string, uint64_t>> addresses;
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
   std::vector<std::pair<std::string, std::string>> args;

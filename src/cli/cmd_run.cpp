@@ -16,7 +16,7 @@ namespace {
 struct RunArgs {
   std::string file, kernel;
   std::string threads, groups, groupThreads, slm, urb, dumpUrb, simd, jobs, maxSteps, maxErrors, maxThreads, maxSurfaceBytes, maxMemoryBytes;
-  std::vector<std::string> surfaces, outs, args;
+  std::vector<std::string> surfaces, outs, args, btis, addresses;
   unsigned grfSize = 32;
   bool check = false, stats = false, json = false, reference = false;
 };
@@ -115,6 +115,14 @@ int runCommand(const RunArgs& a) {
   cfg.check = a.check;
   cfg.reference = a.reference;
   for (const auto& s : a.args) cfg.args.push_back(splitBinding("--arg", s));
+  for (const auto& s : a.btis) {
+    auto [bti, name] = splitBinding("--bti", s);
+    cfg.bindingTable.emplace_back(static_cast<uint32_t>(parseNumber("--bti", bti, 0, 255)), name);
+  }
+  for (const auto& s : a.addresses) {
+    auto [name, base] = splitBinding("--address", s);
+    cfg.addresses.emplace_back(name, parseNumber("--address", base, 0, ~uint64_t{0}));
+  }
 
   Options opts;
   opts.grfSize = a.grfSize;
@@ -282,6 +290,12 @@ Runner addRun(CLI::App& app) {
   cmd->add_option("--arg", a->args,
                   "NAME=VALUE: set a general-variable kernel input (.input); VALUE is an integer (decimal,\n"
                   "0x hex, negative), a float for f/df/hf, or a comma-separated list (one per element)")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--bti", a->btis,
+                  "N=NAME: binding-table index N selects surface NAME (a MOVS gives a surface operand an index)")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--address", a->addresses,
+                  "NAME=ADDR: place surface NAME at ADDR in the stateless address space (SVM, LSC flat)")
       ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--slm", a->slm, "BYTES of shared local memory per thread group (default: the SLMSize attribute)");
   cmd->add_option("--urb", a->urb, "BYTES of URB (16-byte rows), zero-filled");

@@ -156,11 +156,16 @@ KernelUse kernelUse(const Kernel& k) {
   KernelUse u;
   u.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
   u.writesSurface.assign(u.usesSurface.size(), 0);
+  u.stateSet.assign(u.usesSurface.size(), 0);
   for (const Instruction& inst : k.code) {
     const InstrDesc* d = rowOf(inst);
     if (!d) continue;
     if (d->has(kUrb)) u.usesUrb = true;
     for (int i = 0; i < d->numFields; ++i) {
+      const Operand& o = inst.f[i];
+      if (d->fields[i].kind == FieldKind::Vec && d->fields[i].access == Access::Write && o.kind == Operand::Kind::State &&
+          o.row == 0 && o.id < u.stateSet.size())
+        u.stateSet[o.id] = 1;
       if (d->fields[i].kind != FieldKind::Surface) continue;
       uint32_t id = inst.f[i].id;
       if (id >= u.usesSurface.size()) continue;
@@ -228,7 +233,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     bindingOf[*id] = static_cast<int>(i);
   }
   for (uint32_t id = 0; id < numSurf; ++id)
-    if (id != kSurfSlm && use.usesSurface[id] && bindingOf[id] < 0) {
+    if (id != kSurfSlm && use.usesSurface[id] && bindingOf[id] < 0 && !use.stateSet[id]) {
       std::string n = surfaceDisplayName(k, id);
       return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
     }
@@ -324,6 +329,28 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
       l.urbSpace.shadow = &l.shadows[numSurf];
     }
   }
+  // ---- the binding table and the stateless address space ----
+  for (const auto& [bti, name] : cfg.bindingTable) {
+    auto id = surfaceByBindingName(k, name);
+    if (!id || bindingOf[*id] < 0) return launchError(fmt::format("--bti {}={}: no bound surface '{}'", bti, name, name));
+    if (bti > 255) return launchError(fmt::format("--bti {}={}: a binding-table index is 0..255", bti, name));
+    if (l.bindingTable.size() <= bti) l.bindingTable.resize(bti + 1, kNoSurface);
+    if (l.bindingTable[bti] != kNoSurface) return launchError(fmt::format("--bti {} is given twice", bti));
+    l.bindingTable[bti] = *id;
+  }
+  for (const auto& [name, base] : cfg.addresses) {
+    auto id = surfaceByBindingName(k, name);
+    if (!id || bindingOf[*id] < 0) return launchError(fmt::format("--address {}: no bound surface '{}'", name, name));
+    uint64_t size = l.spaces[*id].size;
+    if (base + size < base) return launchError(fmt::format("--address {}={:#x}: the surface ends past 2^64", name, base));
+    l.flat.push_back({base, size, *id});
+  }
+  std::sort(l.flat.begin(), l.flat.end(), [](const FlatRange& a, const FlatRange& b) { return a.base < b.base; });
+  for (size_t i = 1; i < l.flat.size(); ++i)
+    if (l.flat[i].base < l.flat[i - 1].base + l.flat[i - 1].size)
+      return launchError(fmt::format("--address: surfaces '{}' and '{}' overlap in the stateless address space",
+                                     surfaceDisplayName(k, l.flat[i - 1].spaceId), surfaceDisplayName(k, l.flat[i].spaceId)));
+
   l.observers.add(&l.oob);
   l.observers.add(&l.same);
   l.observers.add(&l.race);

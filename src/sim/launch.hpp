@@ -30,6 +30,7 @@ std::string surfaceDisplayName(const Kernel& k, uint32_t id);
 struct KernelUse {
   std::vector<uint8_t> usesSurface;    // by surface id
   std::vector<uint8_t> writesSurface;  // by surface id: a row that may store names it
+  std::vector<uint8_t> stateSet;       // by surface id: a MOVS gives it a binding-table index
   bool usesSlm = false, usesUrb = false;
 };
 KernelUse kernelUse(const Kernel& k);
