@@ -152,6 +152,16 @@ Program decode(const Kernel& k, unsigned grfSize) {
         if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
         continue;
     }
+    // Operands the fast forms do not read (address registers, indirect,
+    // address-of, surface state): the reference tier runs the kernel.
+    bool plainOperands = true;
+    for (const Operand& o : inst.f)
+      plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
+                       o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
+    if (!plainOperands) {
+      if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
+      continue;
+    }
     switch (inst.op) {
       case Opcode::LABEL:
       case Opcode::JMP:
