@@ -94,6 +94,7 @@ enum class FieldKind : uint8_t {
   Vec,       // vector operand (a tag byte, then the class's fields)
   Raw,       // raw operand: ud var id, uw byte offset
   Label,     // uw: label id
+  String,    // `width`-byte index of a string (a file or function name): Operand::value = Kernel::strings index
 };
 
 // Classes of vector operands (chapter 5; the tag's bits 0-2 in the binary).
@@ -115,6 +116,10 @@ enum class Footprint : uint8_t {
   QwSrc,          // num_blocks * exec_size qwords
   Urb8Dwords,     // first 8 dwords
   UrbVertexData,  // num_out GRFs
+  RawSendSrc,     // RAW_SEND: NumSrc GRFs
+  RawSendsSrc0,   // RAW_SENDS: NumSrc0 GRFs
+  RawSendsSrc1,   // RAW_SENDS: NumSrc1 GRFs
+  RawSendDst,     // RAW_SEND(S): NumDst GRFs
 };
 
 enum FieldFlags : uint16_t {
@@ -124,6 +129,9 @@ enum FieldFlags : uint16_t {
   kArithMod = 8,   // -, abs modifiers allowed
   kSigned = 16,    // Int: two's complement
   kParen = 32,     // Enum/Int in the text: "(N)" where the execution size would be
+  kQuoted = 64,    // String: printed as a string literal
+  kCount = 128,    // Int: how many of the kCounted fields after it are present
+  kCounted = 256,  // present only while the preceding kCount field's count lasts (SWITCHJMP labels)
 };
 
 // The text names of an Enum field's values.
@@ -173,7 +181,7 @@ enum InstrProps : uint32_t {
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function };
+enum class Syntax : uint8_t { Generic, Label, Function, Ctl };
 
 constexpr size_t kMaxFields = 24;
 

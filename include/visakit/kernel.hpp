@@ -102,7 +102,7 @@ struct Region {
 //   State      id (surface, or sampler when row = 1), col = element offset
 //   Raw        id (variable), offset = byte offset
 //   Surface, Sampler, Label  id
-//   Int        value (Enum, Int, Zero and SubOp fields)
+//   Int        value (Enum, Int, Zero and SubOp fields; String fields: index in Kernel::strings)
 struct Operand {
   enum class Kind : uint8_t {
     None,       // field not present (exec/pred slots, zero fields)
@@ -170,11 +170,14 @@ struct Kernel {
   std::vector<Input> inputs;
   std::vector<Attribute> attrs;
   std::vector<Instruction> code;
+  // Strings the instructions name (String fields: FILE's file name, FCALL's
+  // and FADDR's function names), one per operand, in code order.
+  std::vector<std::string> strings;
   SrcLoc loc;
   bool operator==(const Kernel& o) const {
     return name == o.name && isFunction == o.isFunction && vars == o.vars && addrs == o.addrs &&
            preds == o.preds && samplers == o.samplers && surfaces == o.surfaces &&
-           labels == o.labels && inputs == o.inputs && attrs == o.attrs && code == o.code;
+           labels == o.labels && inputs == o.inputs && attrs == o.attrs && code == o.code && strings == o.strings;
   }
 
   // Lookups by id; nullptr when the id names nothing.
@@ -204,6 +207,15 @@ const InstrDesc* rowOf(const Instruction& inst);
 // Bytes of field `field` (a raw operand) that the instruction touches, per its
 // row's Footprint (the pages' operand texts); 0 if the field has none.
 uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, unsigned grfSize);
+
+// Debug information (LOC and FILE pages): the source line and file in effect
+// at each instruction of `k.code` (the last LOC / FILE before it in the code;
+// line 0 and file -1, an index in Kernel::strings, where none is).
+struct SourcePos {
+  uint32_t line = 0;
+  int32_t file = -1;
+};
+std::vector<SourcePos> sourcePositions(const Kernel& k);
 
 struct Module {
   uint8_t major = 4, minor = 2;

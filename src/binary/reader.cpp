@@ -135,7 +135,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
     if (cls == kClassImmediate && mod != 0) fail(at, "an immediate operand cannot have a modifier");
     o.mod = static_cast<Mod>(mod);
   }
-  auto region = [&](bool isDst) {
+  auto region = [&](bool isDst, bool vxh = false) {  // vxh: an indirect source may leave the vertical stride absent
     size_t rAt = c.pos();
     uint16_t r = c.u16("region");
     if (r & 0xf000) fail(rAt, fmt::format("region 0x{:04x} has reserved bits 12-15 set", r));
@@ -145,7 +145,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
     // A destination region is <hs> only; a source needs <vs;w,hs> (chapter 5).
     if (isDst && (o.region.vs != kRegionNull || o.region.w != kRegionNull))
       fail(rAt, fmt::format("destination region 0x{:04x}: vertical stride and width must be 0 (absent)", r));
-    if (o.region.hs == kRegionNull || (!isDst && (o.region.vs == kRegionNull || o.region.w == kRegionNull)))
+    if (o.region.hs == kRegionNull || (!isDst && ((o.region.vs == kRegionNull && !vxh) || o.region.w == kRegionNull)))
       fail(rAt, fmt::format("{} region 0x{:04x} leaves a stride or width absent (code 0)", isDst ? "destination" : "source", r));
   };
   switch (cls) {
@@ -196,7 +196,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
       uint8_t t = c.u8("indirect type");
       if ((t & 15) == static_cast<unsigned>(Type::BOOL) || t > 15) fail(tAt, fmt::format("indirect operand type {} (expected 0-15, not bool)", t));
       o.type = static_cast<Type>(t & 15);
-      region(dst);
+      region(dst, true);
       return o;
     }
     case kClassState: {
@@ -273,10 +273,15 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
     if (!d) fail(subAt, fmt::format("unknown sub-opcode 0x{:02x} of opcode 0x{:02x} ({})", sub, opc, lookup(opc)->pageMnemonic));
     inst.subOp = d->subOp;
   }
+  uint64_t counted = ~uint64_t{0};  // kCounted fields still present (a kCount field sets it)
   for (int i = 0; i < d->numFields; ++i) {
     const FieldDesc& f = d->fields[i];
     Operand& o = inst.f[i];
     size_t at = c.pos();
+    if (f.flags & kCounted) {
+      if (counted == 0) continue;
+      --counted;
+    }
     switch (f.kind) {
       case FieldKind::ExecSize: {  // chapter 3: bits 0-3 size code 0-5, bits 4-7 mask control
         uint8_t b = c.u8("execution size");
@@ -314,8 +319,13 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
           fail(at, fmt::format("{} value {} has no meaning ({} page)", f.name, v, d->page));
         o.kind = Operand::Kind::Int;
         o.value = v;
+        if (f.flags & kCount) counted = v;
         break;
       }
+      case FieldKind::String:  // a string-pool index (readObject gives it its Kernel::strings entry)
+        o.kind = Operand::Kind::Int;
+        o.value = c.le(f.width, f.name);
+        break;
       case FieldKind::Surface: {  // one byte: 0-5 predefined, 6.. declared
         o.kind = Operand::Kind::Surface;
         o.id = c.u8("surface id");
@@ -354,6 +364,11 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
         break;
       }
     }
+  }
+  if (counted != ~uint64_t{0} && counted > 0) {
+    int slots = 0;
+    for (int i = 0; i < d->numFields; ++i) slots += (d->fields[i].flags & kCounted) != 0;
+    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C30)", d->mnemonic, slots + counted, slots));
   }
 }
 
@@ -599,6 +614,13 @@ void readObject(Ctx& ctx, Kernel& k, size_t start, size_t size, size_t inputOffs
       fail(iAt, fmt::format("more than {} instructions in '{}' (--max-instructions)", ctx.limits.maxInstructions, k.name));
     Instruction inst;
     readInstruction(ic, inst, &k, ctx.grfSize);
+    if (const InstrDesc* d = rowOf(inst))  // String fields: the pool's string, as the kernel's own
+      for (int i = 0; i < d->numFields; ++i)
+        if (d->fields[i].kind == FieldKind::String) {
+          std::string_view s = pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, fmt::format("{} {}", d->mnemonic, d->fields[i].name));
+          inst.f[i].value = k.strings.size();
+          k.strings.emplace_back(s);
+        }
     if (inst.op == Opcode::LABEL) {
       uint32_t id = inst.f[0].id;
       if (placed[id]) fail(iAt, fmt::format("label '{}' is placed twice", k.labels[id].name));

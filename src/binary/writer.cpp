@@ -101,6 +101,9 @@ uint16_t regionBits(const EncodeTables& t, const Region& r) {
 struct EncodeEnv {
   const Kernel* kernel = nullptr;
   unsigned grfSize = 32;
+  // String fields: the string-pool index of each Kernel::strings entry (none:
+  // a single instruction is encoded with the Kernel::strings index itself).
+  const std::vector<uint32_t>* strings = nullptr;
 };
 
 // A vector operand (igc-dialect.md §2.4): tag = class | modifier << 3, then the class's bytes.
@@ -179,6 +182,7 @@ size_t encodeAt(const EncodeTables& t, const EncodeEnv& env, const Instruction& 
   for (int i = 0; i < d->numFields; ++i) {
     const Operand& op = inst.f[i];
     const FieldDesc& f = d->fields[i];
+    if ((f.flags & kCounted) && op.kind == Operand::Kind::None) continue;  // past the count (SWITCHJMP labels)
     switch (f.kind) {
       case FieldKind::ExecSize:  // bits 0-3 size code, bits 4-7 mask control (chapter 3)
         o.u8((inst.emask & 0xf) << 4 | (inst.execCode & 0xf));
@@ -199,6 +203,11 @@ size_t encodeAt(const EncodeTables& t, const EncodeEnv& env, const Instruction& 
         o.u16(op.offset);
         break;
       case FieldKind::Label: o.u16(op.id); break;
+      case FieldKind::String: {  // an index into the string pool
+        uint64_t v = env.strings && op.value < env.strings->size() ? (*env.strings)[op.value] : op.value;
+        for (unsigned b = 0; b < f.width; ++b) o.u8(v >> (8 * b));
+        break;
+      }
       case FieldKind::Vec:
         if (f.access == Access::Write || f.access == Access::ReadWrite) putVector(t, env, o, op, true, inst.sat);
         else putVector(t, env, o, op, false, false);
@@ -215,10 +224,10 @@ void encodeInto(const Instruction& inst, Out& o) {
 }
 
 // Appends the encoding of every instruction of `code` to `b`.
-void encodeCode(const Kernel& k, unsigned grfSize, std::vector<uint8_t>& b) {
+void encodeCode(const Kernel& k, unsigned grfSize, const std::vector<uint32_t>& strings, std::vector<uint8_t>& b) {
   const std::vector<Instruction>& code = k.code;
   const EncodeTables& t = encodeTables();
-  const EncodeEnv env{&k, grfSize};
+  const EncodeEnv env{&k, grfSize, &strings};
   size_t pos = b.size();
   // Room is made ahead, at least kMaxInstrBytes for the next instruction;
   // the buffer is cut to size at the end.
@@ -326,6 +335,8 @@ Object writeObject(const Kernel& k, unsigned grfSize) {
   for (const Attribute& a : k.attrs) kattrIdx.push_back(pool.add(a.name));
   std::vector<uint32_t> labelIdx;
   for (const LabelDecl& l : k.labels) labelIdx.push_back(pool.add(l.name));
+  std::vector<uint32_t> stringIdx;  // the instructions' strings (FILE, FCALL, FADDR), after the labels
+  for (const std::string& s : k.strings) stringIdx.push_back(pool.add(s));
 
   // Chapter 4 kernel_data / function_data, field by field.
   o.u32(pool.strings().size());
@@ -389,7 +400,7 @@ Object writeObject(const Kernel& k, unsigned grfSize) {
   o.u16(k.attrs.size());
   for (size_t i = 0; i < k.attrs.size(); ++i) putAttr(o, kattrIdx[i], k.attrs[i], true);
   size_t entry = o.size();
-  encodeCode(k, grfSize, obj.bytes);
+  encodeCode(k, grfSize, stringIdx, obj.bytes);
   o.patch32(sizeAt, o.size() - entry);
   o.patch32(sizeAt + 4, entry);
   return obj;

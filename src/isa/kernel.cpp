@@ -56,6 +56,11 @@ uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, un
     case Footprint::Urb8Dwords: return 32;
     // URB_WRITE: "num_out GRFs".
     case Footprint::UrbVertexData: return value("Num_out") * grfSize;
+    // RAW_SEND(S) pages: the payloads and the response in GRFs.
+    case Footprint::RawSendSrc: return value("NumSrc") * grfSize;
+    case Footprint::RawSendsSrc0: return value("NumSrc0") * grfSize;
+    case Footprint::RawSendsSrc1: return value("NumSrc1") * grfSize;
+    case Footprint::RawSendDst: return value("NumDst") * grfSize;
     case Footprint::None: break;
   }
   return 0;

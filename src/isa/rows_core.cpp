@@ -15,9 +15,9 @@ constexpr InstrDesc kRows[] = {
     alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false, kIntOnly, kG | kP),
     alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true, kIntOnly),
     alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly),
-    // MOV page: src0 may be a predicate (with exec size 1).
+    // MOV page: src0 may be a predicate (with exec size 1); dst and src0 may be indirect (r[A0(0),0]).
     {.op = Opcode::MOV, .mnemonic = "mov", .pageMnemonic = "MOV", .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = true,
-     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum), src("Src0", 1, kNum, kArith, kG | kImm | kP)}},
+     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum, kG | kI), src("Src0", 1, kNum, kArith, kG | kImm | kP | kI)}},
     alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true),
     // SETP page: Exec_size, Dst (predicate), Src0; no predication.
     {.op = Opcode::SETP, .mnemonic = "setp", .pageMnemonic = "SETP", .cls = InstrClass::Alu, .execSizes = kAllExec,

@@ -118,34 +118,68 @@ void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
 
 namespace {
 
+// The shadow words an access of thread `me` (id + 1) meets: which are ordered
+// with it, and what a read makes of the reader word. Without barrier epochs
+// (perGroup 0) only 0 and `me` are ordered; with them, so is the word of
+// `me`'s group sealed at a barrier (RaceChecker, spec-decisions C23).
+struct Tokens {
+  uint32_t me = 0;
+  uint32_t perGroup = 0, group = 0;
+  uint32_t sealed = 0, groupMany = 0;
+  bool ordered(uint32_t w) const { return w == 0 || w == me || (perGroup && w == sealed); }
+  uint32_t afterRead(uint32_t r) const {
+    if (r == 0 || r == me || (perGroup && r == sealed)) return me;
+    if (!perGroup || r == RaceShadow::kMany) return RaceShadow::kMany;
+    if (r == groupMany || ((r & RaceChecker::kTagMask) == 0 && (r - 1) / perGroup == group)) return groupMany;
+    return RaceShadow::kMany;
+  }
+  // The other thread to report (0xffffffff: several, or a group's sealed accesses).
+  uint32_t reported(uint32_t other) const {
+    return other == RaceShadow::kMany || (perGroup && (other & RaceChecker::kTagMask)) ? 0xffffffffu : other - 1;
+  }
+};
+
 // One element access against the shadow words of its bytes: W is the writer
 // word of a byte, R its reader word, as plain references (exclusive) or atomic_ref.
-// Returns the other thread (id + 1) met first, or 0.
+// Returns the other word met first that is not ordered with the access, or 0.
 template <class Word>
-uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, uint32_t me,
+uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, const Tokens& tk,
                     Finding::Kind& kind) {
   uint32_t other = 0;
+  const uint32_t me = tk.me;
   for (uint64_t byte = from; byte < to; ++byte) {
     Word writer(writers[byte]), reader(readers[byte]);
     if (write) {
       uint32_t old = writer.load();
       if (old != me) old = writer.exchange(me);
-      if (old && old != me && !other) {
+      if (!tk.ordered(old) && !other) {
         other = old;
         kind = Finding::Kind::RaceWriteWrite;
       }
       uint32_t r = reader.load();
-      if (r && r != me && !other) other = r;
+      if (!tk.ordered(r) && !other) other = r;
     } else {
       uint32_t r = reader.load();
-      while (r != me && r != RaceShadow::kMany) {
-        if (reader.compareExchange(r, r == 0 ? me : RaceShadow::kMany)) break;
+      for (;;) {
+        uint32_t n = tk.afterRead(r);
+        if (n == r || reader.compareExchange(r, n)) break;
       }
       uint32_t w = writer.load();
-      if (w && w != me && !other) other = w;
+      if (!tk.ordered(w) && !other) other = w;
     }
   }
   return other;
+}
+
+// Barrier epochs: the bytes [from, to) of `sh` the group touched.
+void logRange(Observed& c, RaceShadow* sh, uint64_t from, uint64_t to) {
+  std::vector<ShadowRange>& v = c.sinceBarrier;
+  if (!v.empty() && v.back().shadow == sh && from <= v.back().to && to >= v.back().from) {
+    v.back().from = std::min(v.back().from, from);
+    v.back().to = std::max(v.back().to, to);
+    return;
+  }
+  v.push_back({sh, from, to});
 }
 
 // Relaxed: the detector needs each shadow word to be atomic, not ordering.
@@ -233,12 +267,22 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
   RaceShadow* sh = b.space ? b.space->shadow : nullptr;
   if (!sh) return;
   const uint32_t me = c.threadId + 1;
+  Tokens tk;
+  tk.me = me;
+  if (perGroup_) {
+    tk.perGroup = perGroup_;
+    tk.group = c.threadId / perGroup_;
+    tk.sealed = kSealed | tk.group;
+    tk.groupMany = kGroupMany | tk.group;
+  }
   uint32_t* writers = sh->writers();
   uint32_t* readers = sh->readers();
   // A run written by this thread only so far: all of it at once.
   if (b.runLanes && b.runWrite && sh->exclusive &&
-      alreadyMine(writers, readers, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes, me, sh->noReads))
+      alreadyMine(writers, readers, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes, me, sh->noReads)) {
+    if (perGroup_) logRange(c, sh, b.runAddr, b.runAddr + uint64_t{b.runSize} * b.runLanes);
     return;
+  }
   const uint32_t count = b.runLanes ? b.runLanes : b.n;
   for (uint32_t i = 0; i < count; ++i) {
     const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
@@ -246,20 +290,52 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
     if (!a.inBounds || a.atomic) continue;  // atomics synchronise (their pages)
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
     const uint64_t to = std::min<uint64_t>(a.addr + a.size, sh->size);
+    if (perGroup_) logRange(c, sh, a.addr, to);
     uint32_t other;
     if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me, sh->noReads)) continue;
     if (!a.write && sh->exclusive) sh->noReads = false;
-    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, me, kind)
-                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, me, kind);
+    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, tk, kind)
+                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, tk, kind);
     if (!other) continue;
     FindingExample e;
     e.thread = c.threadId;
     e.lane = a.lane;
     e.address = a.addr;
     e.size = a.size;
-    e.otherThread = other == RaceShadow::kMany ? 0xffffffffu : other - 1;
+    e.otherThread = tk.reported(other);
     c.findings.add(b.instIndex, kind, b.spaceId, e);
   }
+}
+
+void RaceChecker::barrier(Observed& c, uint32_t group, uint32_t first, const std::vector<uint8_t>& arrived, bool ended) {
+  if (perGroup_) {
+    const uint32_t sealed = kSealed | group, many = kGroupMany | group;
+    // A thread of the group that arrived (id + 1 in the shadow words).
+    auto met = [&](uint32_t w) {
+      return w != 0 && (w & kTagMask) == 0 && w - 1 >= first && w - 1 - first < arrived.size() && arrived[w - 1 - first];
+    };
+    for (const ShadowRange& r : c.sinceBarrier) {
+      RaceShadow& sh = *r.shadow;
+      for (uint64_t b = r.from; b < r.to; ++b) {
+        uint32_t& wr = sh.writers()[b];
+        uint32_t& rd = sh.readers()[b];
+        if (sh.exclusive) {
+          if (met(wr)) wr = sealed;
+          if (met(rd) || (rd == many && !ended)) rd = sealed;
+          continue;
+        }
+        // Shared with other host threads' groups: only this group's words change.
+        std::atomic_ref<uint32_t> aw(wr), ar(rd);
+        uint32_t w = aw.load(std::memory_order_relaxed);
+        while (met(w) && !aw.compare_exchange_weak(w, sealed, std::memory_order_relaxed)) {
+        }
+        uint32_t x = ar.load(std::memory_order_relaxed);
+        while ((met(x) || (x == many && !ended)) && !ar.compare_exchange_weak(x, sealed, std::memory_order_relaxed)) {
+        }
+      }
+    }
+  }
+  c.sinceBarrier.clear();
 }
 
 }  // namespace visakit::sim

@@ -64,9 +64,28 @@ class SameAddressChecker : public Observer {
 };
 
 // Write/write and read/write of the same bytes by different threads.
+//
+// Barrier epochs (spec-decisions C23): threads of one thread group that met at
+// a barrier after an access do not race with it. With useBarriers(perGroup),
+// the accesses a group makes are logged (Observed::sinceBarrier) and, when
+// its threads meet at a barrier, barrier() seals the shadow words of the
+// threads that arrived: a sealed word names the group, not a thread, and
+// races only with other groups. Shadow words then hold a thread (id + 1,
+// below 2^30), kSealed | group, kGroupMany | group (readers: two or more
+// threads of that group) or kMany.
 class RaceChecker : public Observer {
  public:
+  static constexpr uint32_t kSealed = 0x40000000u, kGroupMany = 0x80000000u, kTagMask = 0xc0000000u;
   void onAccesses(Observed& c, const AccessBatch& b) override;
+  // Groups of `perGroup` consecutive threads (0: no barrier epochs; the launch
+  // must have fewer than 2^30 threads).
+  void useBarriers(uint32_t perGroup) { perGroup_ = perGroup; }
+  // The threads `first` + i of group `group` with arrived[i] met at a barrier;
+  // `ended`: some thread of the group has ended (its reads are not sealed).
+  void barrier(Observed& c, uint32_t group, uint32_t first, const std::vector<uint8_t>& arrived, bool ended);
+
+ private:
+  uint32_t perGroup_ = 0;
 };
 
 class ObserverList : public Observer {

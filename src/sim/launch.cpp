@@ -161,6 +161,7 @@ KernelUse kernelUse(const Kernel& k) {
     const InstrDesc* d = rowOf(inst);
     if (!d) continue;
     if (d->has(kUrb)) u.usesUrb = true;
+    if (d->has(kBarrier)) u.usesBarrier = true;
     for (int i = 0; i < d->numFields; ++i) {
       const Operand& o = inst.f[i];
       if (d->fields[i].kind == FieldKind::Vec && d->fields[i].access == Access::Write && o.kind == Operand::Kind::State &&
@@ -246,8 +247,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   if (use.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
   l.slmBytes = slmBytes;
 
-  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
-  l.unitIsGroup = use.usesSlm;
+  // ---- schedule: groups are the unit (they share SLM, they meet at barriers); else every thread is ----
+  l.unitIsGroup = use.usesSlm || use.usesBarrier;
   l.units = l.unitIsGroup ? dims.groups : dims.total;
   unsigned jobs = cfg.jobs ? cfg.jobs : std::max(1u, std::thread::hardware_concurrency());
   jobs = l.jobs = static_cast<unsigned>(std::min<uint64_t>(jobs, std::max<uint64_t>(1, l.units)));
@@ -351,6 +352,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
       return launchError(fmt::format("--address: surfaces '{}' and '{}' overlap in the stateless address space",
                                      surfaceDisplayName(k, l.flat[i - 1].spaceId), surfaceDisplayName(k, l.flat[i].spaceId)));
 
+  // Barrier epochs of the race checker (spec-decisions C23): thread ids + 1 must stay below its tag bits.
+  if (cfg.check && use.usesBarrier && dims.total < (uint64_t{1} << 30)) l.race.useBarriers(static_cast<uint32_t>(dims.perGroup));
   l.observers.add(&l.oob);
   l.observers.add(&l.same);
   l.observers.add(&l.race);

@@ -32,6 +32,7 @@ struct KernelUse {
   std::vector<uint8_t> writesSurface;  // by surface id: a row that may store names it
   std::vector<uint8_t> stateSet;       // by surface id: a MOVS gives it a binding-table index
   bool usesSlm = false, usesUrb = false;
+  bool usesBarrier = false;  // a row with kBarrier: the group's threads run together (BARRIER page)
 };
 KernelUse kernelUse(const Kernel& k);
 

@@ -61,10 +61,20 @@ struct FindingSink {
   void add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const FindingExample& e);
 };
 
+struct RaceShadow;
+// Shadow bytes [from, to) of a race shadow.
+struct ShadowRange {
+  RaceShadow* shadow;
+  uint64_t from, to;
+};
+
 // What a checker knows of the access's thread, and where it puts findings.
 struct Observed {
   uint32_t threadId = 0;  // linear thread index in the launch
   FindingSink findings;
+  // Barrier epochs (RaceChecker::useBarriers): the shadow bytes the current
+  // thread group touched since its last barrier.
+  std::vector<ShadowRange> sinceBarrier;
 };
 
 // Executors notify observers of every memory instruction's element accesses

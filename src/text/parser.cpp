@@ -143,6 +143,8 @@ class Reader final : public text::TextReader {
   void execSize(Instruction& inst) override;
   uint32_t generalVar(const Token& name) override;
   uint32_t surfaceVar(const Token& name) override;
+  bool variable(const Token& name, char& cls, uint32_t& id) override;
+  Kernel& kernel() override;
 
  private:
   Parser& p_;
@@ -293,6 +295,13 @@ class Parser {
   void statement() {
     const Token& t = peek();
     if (t.is('.') && peek(1).kind == Tok::Ident) {
+      if (peek(1).isIdent("loc") || peek(1).isIdent("file")) {  // LOC / FILE (CISA.l: .loc, .file)
+        next();
+        pendingFunction_ = -1;
+        instruction();
+        expectEol();
+        return;
+      }
       directive();
       return;
     }
@@ -349,7 +358,7 @@ class Parser {
       needKernel(d);
       decl();
       expectEol();
-    } else if (n == "input" || n.starts_with("implicit_")) {
+    } else if (n == "input" || n == "parameter" || n.starts_with("implicit_")) {
       needKernel(d);
       input(n);
       expectEol();
@@ -517,7 +526,19 @@ class Parser {
     const Token& name = expectIdent("input variable name");
     Input in;
     in.loc = name.loc;
-    if (dir.starts_with("implicit_")) in.implicitKind = 1;
+    if (dir.starts_with("implicit_")) {  // IGC's input_info_t::getImplicitKindString names (Common_ISA.h)
+      std::string_view kind = dir.substr(9);
+      if (kind == "LOCAL_SIZE") in.implicitKind = 1;
+      else if (kind == "GROUP_COUNT") in.implicitKind = 2;
+      else if (kind == "LOCAL_ID") in.implicitKind = 3;
+      else if (kind == "PSEUDO_INPUT") in.implicitKind = 0x10;
+      else if (unsigned v = 0; kind.starts_with("UNDEFINED_") &&
+               std::from_chars(kind.data() + 10, kind.data() + kind.size(), v).ptr == kind.data() + kind.size() && v > 0 && v < 32)
+        in.implicitKind = static_cast<uint8_t>(v);
+      else
+        fail(name, fmt::format("unknown implicit input kind '.{}' (expected .implicit_LOCAL_SIZE, GROUP_COUNT, LOCAL_ID, "
+                               "PSEUDO_INPUT or UNDEFINED_<1-31>)", dir));
+    }
     const Sym* it = syms_.find(name.text);
     if (!it) fail(name, fmt::format("use of undeclared variable '{}'", name.text));
     switch (it->kind) {
@@ -879,7 +900,9 @@ class Parser {
     fail(t, fmt::format("use of undeclared surface '{}'", t.text));
   }
 
-  Region region(bool dst) {
+  // `vxh`: an indirect source may be <width,hstride> (VxH: no vertical stride; IGC's printRegion), or
+  // <;width,hstride> (chapter 5 "Indirect Operands").
+  Region region(bool dst, bool vxh = false) {
     Region r;
     expectPunct('<', "to start the region");
     auto val = [&](const char* what) -> uint8_t {
@@ -891,6 +914,11 @@ class Parser {
       return static_cast<uint8_t>(t.intVal);
     };
     if (dst) {
+      r.hs = val("horizontal stride");
+    } else if (vxh && (peek(1).is(',') || peek().is(';'))) {
+      if (peek().is(';')) next();
+      r.w = val("width");
+      expectPunct(',', "after the width");
       r.hs = val("horizontal stride");
     } else {
       r.vs = val("vertical stride");
@@ -1071,6 +1099,15 @@ class Parser {
         return;
       }
       case FieldKind::Vec: vector(f, o); return;
+      case FieldKind::String: {  // a file or function name: a string literal or an identifier
+        if (t.kind != Tok::String && t.kind != Tok::Ident) failExpected(f.name);
+        next();
+        o.kind = Operand::Kind::Int;
+        o.loc = t.loc;
+        o.value = k_->strings.size();
+        k_->strings.emplace_back(t.text);
+        return;
+      }
       default: fail(t, fmt::format("field '{}' has no text form", f.name));
     }
   }
@@ -1124,7 +1161,7 @@ class Parser {
       uint64_t off = expectInt("indirect offset", neg ? 0x8000 : 0x7fff);
       o.value = (neg ? (~off + 1) : off) & 0xffff;
       expectPunct(']', "after the indirect offset");
-      o.region = region(dst);
+      o.region = region(dst, true);
       expectPunct(':', "before the indirect operand's type");
       const Token& tt = expectIdent("type");
       auto ty = parseTypeName(tt.text);
@@ -1200,6 +1237,21 @@ void Reader::field(const FieldDesc& f, Operand& o) { p_.operand(f, o); }
 void Reader::execSize(Instruction& inst) { p_.execSize(inst); }
 uint32_t Reader::generalVar(const Token& name) { return p_.resolveGeneral(name); }
 uint32_t Reader::surfaceVar(const Token& name) { return p_.resolveSurface(name); }
+bool Reader::variable(const Token& name, char& cls, uint32_t& id) {
+  if (const Sym* s = p_.syms_.find(name.text)) {
+    constexpr char kCls[] = {'G', 'P', 'A', 'S', 'T'};
+    cls = kCls[static_cast<unsigned>(s->kind)];
+    id = s->id;
+    return true;
+  }
+  if (auto v = predefVarByName(name.text)) {
+    cls = 'G';
+    id = *v;
+    return true;
+  }
+  return false;
+}
+Kernel& Reader::kernel() { return *p_.k_; }
 
 }  // namespace
 

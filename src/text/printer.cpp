@@ -1,5 +1,8 @@
 // Canonical text printer, in the dialect Intel's compiler prints
 // (igc-dialect.md §1): print(parse(print(k))) == print(k).
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "text/syntax.hpp"
@@ -31,6 +34,7 @@ std::string predName(const Kernel& k, uint32_t id) {
 std::string regionText(const Region& r) {
   auto v = [](uint8_t x) { return x == kRegionNull ? 0 : x; };
   if (r.vs == kRegionNull && r.w == kRegionNull) return fmt::format("<{}>", v(r.hs));
+  if (r.vs == kRegionNull) return fmt::format("<{},{}>", v(r.w), v(r.hs));  // VxH (indirect sources)
   return fmt::format("<{};{},{}>", v(r.vs), v(r.w), v(r.hs));
 }
 
@@ -51,6 +55,12 @@ std::string addrName(const Kernel& k, uint32_t id) {
 }  // namespace
 
 std::string text::operandText(const Kernel& k, const FieldDesc& f, const Operand& o) {
+  if (f.kind == FieldKind::String) {  // a file or function name: quoted unless an identifier
+    std::string s = o.value < k.strings.size() ? k.strings[o.value] : fmt::format("<string {}>", o.value);
+    bool ident = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
+                 std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+    return (f.flags & kQuoted) || !ident ? "\"" + s + "\"" : s;
+  }
   switch (o.kind) {
     case Operand::Kind::General:
       return fmt::format("{}{}({},{}){}", modText(o.mod), k.varName(o.id), o.row, o.col, regionText(o.region));
@@ -159,7 +169,20 @@ std::string printText(const Module& m) {
       std::string n = in.cls == Input::Class::General   ? k.varName(in.id)
                       : in.cls == Input::Class::Surface ? k.surfaceName(in.id)
                                                         : fmt::format("S{}", in.id);
-      out += fmt::format(".input {} offset={} size={}\n", n, in.offset, in.size);
+      if (k.isFunction && in.offset == 0 && in.implicitKind == 0) {  // a function's parameter (IGC's printFuncInput)
+        out += fmt::format(".parameter {} size={}\n", n, in.size);
+        continue;
+      }
+      std::string dir = ".input";  // implicit inputs: IGC's input_info_t::getImplicitKindString
+      switch (in.implicitKind) {
+        case 0: break;
+        case 1: dir = ".implicit_LOCAL_SIZE"; break;
+        case 2: dir = ".implicit_GROUP_COUNT"; break;
+        case 3: dir = ".implicit_LOCAL_ID"; break;
+        case 0x10: dir = ".implicit_PSEUDO_INPUT"; break;
+        default: dir = fmt::format(".implicit_UNDEFINED_{}", in.implicitKind);
+      }
+      out += fmt::format("{} {} offset={} size={}\n", dir, n, in.offset, in.size);
     }
     for (const Attribute& a : k.attrs) out += ".kernel_attr " + attrText(a) + "\n";
     for (const Instruction& inst : k.code) {

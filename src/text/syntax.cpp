@@ -8,6 +8,7 @@ const CustomSyntax* customSyntax(Syntax s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Ctl: return &ctlSyntax();
   }
   return nullptr;
 }

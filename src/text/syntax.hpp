@@ -34,6 +34,11 @@ class TextReader {
   // A general variable's id by name (declared, predefined or V<n>).
   virtual uint32_t generalVar(const Token& name) = 0;
   virtual uint32_t surfaceVar(const Token& name) = 0;
+  // A declared variable of any class by name: cls 'G' (general, predefined
+  // too), 'A', 'P', 'S' or 'T'; false if the name names none.
+  virtual bool variable(const Token& name, char& cls, uint32_t& id) = 0;
+  // The kernel being read (its labels' kinds, its strings).
+  virtual Kernel& kernel() = 0;
 };
 
 // The text of a field as the generic printer writes it.
@@ -51,5 +56,6 @@ struct CustomSyntax {
 
 // nullptr for Generic, Label and Function (the parser and printer's own).
 const CustomSyntax* customSyntax(Syntax s);
+const CustomSyntax& ctlSyntax();  // syntax_ctl.cpp
 
 }  // namespace visakit::text

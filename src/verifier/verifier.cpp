@@ -37,7 +37,7 @@ const std::vector<RowInfo>& rowInfos() {
 const std::vector<std::vector<void (*)(RuleCtx&)>>& rowRules() {
   static const std::vector<std::vector<void (*)(RuleCtx&)>> rules = [] {
     std::vector<std::vector<void (*)(RuleCtx&)>> v(instructionTable().size());
-    for (auto family : {coreRules()})
+    for (auto family : {coreRules(), ctlRules()})
       for (const RowRule& r : family)
         for (const InstrDesc& d : instructionTable())
           if (d.op == r.op && d.subOp == r.subOp) v[rowIndex(d)].push_back(r.check);
@@ -264,6 +264,7 @@ class Verifier {
   void field(const InstrDesc& d, const Instruction& inst, int fi, const Operand& o) {
     const FieldDesc& f = d.fields[fi];
     const SrcLoc& loc = at(o, inst);
+    if ((f.flags & kCounted) && o.kind == Operand::Kind::None) return;  // past the count (rules check it)
     switch (f.kind) {
       case FieldKind::ExecSize:
       case FieldKind::Pred:
@@ -296,6 +297,9 @@ class Verifier {
         return;
       case FieldKind::Label:
         if (o.id >= k_.labels.size()) err(loc, fmt::format("label id {} names no label", o.id));
+        return;
+      case FieldKind::String:
+        if (o.value >= k_.strings.size()) err(loc, fmt::format("{} names string {}, which the kernel does not hold", f.name, o.value));
         return;
       case FieldKind::Raw: raw(d, inst, fi, o, loc); return;
       case FieldKind::Vec: vector(d, inst, f, o, loc); return;
@@ -462,7 +466,7 @@ class Verifier {
   void labels() {
     std::vector<bool> defined(k_.labels.size());
     for (const Instruction& i : k_.code)
-      if (i.op == Opcode::LABEL && i.f[0].id < defined.size()) defined[i.f[0].id] = true;
+      if ((i.op == Opcode::LABEL || i.op == Opcode::SUBROUTINE) && i.f[0].id < defined.size()) defined[i.f[0].id] = true;
     std::set<uint32_t> reported;
     for (size_t i = 0; i < k_.code.size(); ++i) {
       idx_ = i;
@@ -472,7 +476,8 @@ class Verifier {
       int li = rowInfo(*d).labelField;
       if (li < 0) continue;
       uint32_t id = inst.f[li].id;
-      if (id < defined.size() && !defined[id] && reported.insert(id).second)
+      // An FC label (FCCALL page) names a kernel of another compilation unit: never defined here.
+      if (id < defined.size() && !defined[id] && k_.labels[id].kind != 2 && reported.insert(id).second)
         err(at(inst.f[li], inst), fmt::format("undefined label '{}'", k_.labels[id].name));
     }
   }

@@ -72,6 +72,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
   t.tid = tid;
   t.steps = 0;
   t.calls.clear();
+  t.error.clear();
   t.surfState.assign(l.numSurf, kNoSurface);
 }
 
@@ -96,6 +97,10 @@ void runThread(RefShared& sh, RefWorker& w, RefThread& t) {
     const uint32_t pc = t.pc;
     d.fn(e);
     e.endAccesses();
+    if (!t.error.empty()) [[unlikely]] {
+      sh.fail(fmt::format("thread {}, instruction #{} (line {}): {}", t.tid, pc, p.kernel->code[pc].loc.line, t.error));
+      return;
+    }
     ++w.instructions;
     w.lanes += e.lanes;
     if (!d.row->has(kControl) && !t.atBarrier) advance(t, pc + 1, end);
@@ -113,6 +118,7 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
     // SLM: one zero-filled block per thread group.
     if (l.slmBytes) std::fill(w.slm.data(), w.slm.data() + l.slmBytes, 0);
     if (w.spaces[kSurfSlm].shadow) w.slmShadow.reset(l.slmBytes);
+    w.sinceBarrier.clear();
   }
   w.threads.resize(n);
   for (uint32_t i = 0; i < n; ++i) initThread(sh, w.threads[i], static_cast<uint32_t>(first + i));
@@ -124,7 +130,18 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
       waiting |= t.atBarrier;
     }
     if (!waiting) return;
-    // BARRIER page: every thread of the group has arrived (or ended).
+    // BARRIER page: every thread of the group has arrived (or ended). With
+    // --check, what they did before it is ordered before what they do after
+    // it (RaceChecker::barrier; spec-decisions C23).
+    if (l.cfg->check) {
+      std::vector<uint8_t> arrived(n);
+      bool ended = false;
+      for (uint32_t i = 0; i < n; ++i) {
+        arrived[i] = w.threads[i].atBarrier;
+        ended |= w.threads[i].done;
+      }
+      const_cast<RaceChecker&>(l.race).barrier(w, static_cast<uint32_t>(u), static_cast<uint32_t>(first), arrived, ended);
+    }
     for (RefThread& t : w.threads)
       if (t.atBarrier) {
         t.atBarrier = false;

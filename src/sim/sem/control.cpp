@@ -44,9 +44,14 @@ void gotoLabel(Exec& e) {
 }
 
 // RET page: with exec size 1 the thread ends if the predicate is true; else
-// the enabled channels end, and the thread with its last channel.
+// the enabled channels end, and the thread with its last channel. Inside a
+// called subroutine it returns to the caller instead (returnFromCall, sem/ctl.cpp).
 void ret(Exec& e) {
   RefThread& t = e.thread();
+  if (!t.calls.empty()) {
+    returnFromCall(e);
+    return;
+  }
   e.countLanes(t.em);
   if (e.exec() == 1) {
     if (uniformTaken(e)) {

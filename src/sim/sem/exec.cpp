@@ -237,6 +237,9 @@ Space& Exec::boundSurface(uint32_t& id) {
       id = target;
       return (*mem_.spaces)[target];
     }
+    // spec-decisions C25: a binding-table index the launch does not give ends the run.
+    t_.error = "surface T" + std::to_string(id) + " has binding-table index " + std::to_string(bti) +
+               " (set by a MOVS), which the launch's binding table does not give (--bti " + std::to_string(bti) + "=NAME)";
     return *mem_.noSpace;
   }
   return id < mem_.spaces->size() ? (*mem_.spaces)[id] : *mem_.noSpace;

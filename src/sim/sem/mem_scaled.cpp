@@ -25,8 +25,8 @@ void gatherScaled(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
   if (!en) return;
-  const uint32_t id = surfaceId(e);
-  Space& s = e.surface(id);
+  uint32_t id = surfaceId(e);
+  Space& s = e.boundSurface(id);  // a MOVS state selects through the binding table
   const unsigned nb = 1u << (e.value(e.field("Num_blocks")) & 3);
   const int offs = e.field("Element_offset"), dst = e.field("Dst");
   const uint32_t g = globalOffset(e);
@@ -45,8 +45,8 @@ void scatterScaled(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
   if (!en) return;
-  const uint32_t id = surfaceId(e);
-  Space& s = e.surface(id);
+  uint32_t id = surfaceId(e);
+  Space& s = e.boundSurface(id);  // a MOVS state selects through the binding table
   const unsigned nb = 1u << (e.value(e.field("Num_blocks")) & 3);
   const int offs = e.field("Element_offset"), src = e.field("Src");
   const uint32_t g = globalOffset(e);
@@ -70,8 +70,8 @@ void scatter4Scaled(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
   if (!en) return;
-  const uint32_t id = surfaceId(e);
-  Space& s = e.surface(id);
+  uint32_t id = surfaceId(e);
+  Space& s = e.boundSurface(id);  // a MOVS state selects through the binding table
   const unsigned mask = static_cast<unsigned>(e.value(e.field("Channels")) & 15);
   const unsigned stride = std::max<unsigned>(e.exec(), e.grfSize() / 4);
   const int offs = e.field("Element_offset"), src = e.field("Src");
@@ -96,8 +96,8 @@ void qwScatter(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
   if (!en) return;
-  const uint32_t id = surfaceId(e);
-  Space& s = e.surface(id);
+  uint32_t id = surfaceId(e);
+  Space& s = e.boundSurface(id);  // a MOVS state selects through the binding table
   const unsigned nb = 1u << (e.value(e.field("Num_blocks")) & 3);
   const int offs = e.field("Offset"), src = e.field("Src");
   for (unsigned i = 0; i < e.exec(); ++i) {

@@ -40,7 +40,7 @@ struct RefOperand {
   std::array<uint64_t, 8> imm{};
   uint32_t id = 0;        // predicate, address, surface, sampler, label id; State: surface/sampler id
   uint32_t addr = 0;      // Address / Indirect: index of the element in the thread's address file
-  uint64_t value = 0;     // Int fields
+  uint64_t value = 0;     // Int fields; Label fields: the label's instruction index
 };
 
 // One instruction of the decoded program (immutable, shared by all threads).
@@ -82,11 +82,19 @@ struct RefThread {
   bool atBarrier = false;         // waits for its thread group at a BARRIER
   uint32_t tid = 0;               // linear thread index in the launch
   uint64_t steps = 0;
+  // A CALL's frame (chapter 3 "Subroutine and Function Calls"): the caller's
+  // lanes, saved while the subroutine runs, and the call mask.
   struct Frame {
     uint32_t ret;                 // instruction to return to
-    uint32_t em;                  // the lanes that called
+    uint32_t em;                  // the caller's EM at the call
+    uint32_t callMask;            // the lanes still in the subroutine (RET turns them off)
+    uint32_t waiting, waitMin;    // the caller's parked lanes
+    std::array<uint32_t, 32> lanePc;
   };
   std::vector<Frame> calls;
+  // Set by a semantics function when the run cannot go on (the message; the
+  // interpreter fails the run with it and the instruction's line).
+  std::string error;
   // By surface id: the binding-table index a MOVS gave it (MOVS page), or kNoSurface.
   std::vector<uint32_t> surfState;
 };
@@ -210,6 +218,9 @@ struct SemEntry {
 std::span<const SemEntry> aluSemantics();
 std::span<const SemEntry> controlSemantics();
 std::span<const SemEntry> memorySemantics();
+std::span<const SemEntry> ctlSemantics();
+// RET inside a called subroutine (sem/ctl.cpp; CALL and RET pages, chapter 3).
+void returnFromCall(Exec& e);
 // nullptr: the row has no semantics (the simulator does not support it).
 SemFn semanticsOf(const InstrDesc& row);
 
