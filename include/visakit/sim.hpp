@@ -77,6 +77,9 @@ struct LaunchConfig {
   // The stateless address space (SVM, LSC flat, %scratch without a binding):
   // a bound surface's name and the address of its first byte.
   std::vector<std::pair<std::string, uint64_t>> addresses;
+  // The functions (.global_function) of the kernel's module, which its FCALL and IFCALL instructions
+  // may call (by name; spec-decisions C22).
+  std::vector<const Kernel*> functions;
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
   std::vector<std::pair<std::string, std::string>> args;

@@ -368,7 +368,8 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
   if (counted != ~uint64_t{0} && counted > 0) {
     int slots = 0;
     for (int i = 0; i < d->numFields; ++i) slots += (d->fields[i].flags & kCounted) != 0;
-    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C30)", d->mnemonic, slots + counted, slots));
+    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C30)", d->mnemonic, slots + counted,
+                           slots));
   }
 }
 
@@ -617,7 +618,8 @@ void readObject(Ctx& ctx, Kernel& k, size_t start, size_t size, size_t inputOffs
     if (const InstrDesc* d = rowOf(inst))  // String fields: the pool's string, as the kernel's own
       for (int i = 0; i < d->numFields; ++i)
         if (d->fields[i].kind == FieldKind::String) {
-          std::string_view s = pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, fmt::format("{} {}", d->mnemonic, d->fields[i].name));
+          std::string_view s =
+              pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, fmt::format("{} {}", d->mnemonic, d->fields[i].name));
           inst.f[i].value = k.strings.size();
           k.strings.emplace_back(s);
         }

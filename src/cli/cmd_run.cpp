@@ -142,6 +142,8 @@ int runCommand(const RunArgs& a) {
   if (!k) fail(kExitInvalid, fmt::format("'{}' has no kernel", a.file));
   if (a.kernel.empty() && names.size() > 1)
     fail(kExitInvalid, fmt::format("'{}' has {} kernels; choose one with --kernel ({})", a.file, names.size(), fmt::join(names, ", ")));
+  for (const Kernel& kk : loaded->module.kernels)
+    if (kk.isFunction) cfg.functions.push_back(&kk);  // what FCALL / IFCALL may call
 
   // Surfaces: NAME=FILE or NAME=zero:BYTES. Input files are only read.
   std::vector<sim::SurfaceBinding> bindings;

@@ -214,6 +214,16 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   l.dispatchMask = simd >= 32 ? 0xffffffffu : (1u << simd) - 1;
   l.layout = layoutVars(k, cfg.grfSize);
   l.use = kernelUse(k);
+  for (const Kernel* f : reachableFunctions(k, cfg.functions)) {  // a callee's memory is the kernel's (C22)
+    KernelUse fu = kernelUse(*f);
+    l.use.usesSlm |= fu.usesSlm;
+    l.use.usesUrb |= fu.usesUrb;
+    l.use.usesBarrier |= fu.usesBarrier;
+    for (uint32_t id = 0; id < kNumPredefSurfaces; ++id) {
+      l.use.usesSurface[id] |= fu.usesSurface[id];
+      l.use.writesSurface[id] |= fu.writesSurface[id];
+    }
+  }
   const KernelUse& use = l.use;
 
   // ---- bind surfaces ----

@@ -35,6 +35,8 @@ struct KernelUse {
   bool usesBarrier = false;  // a row with kBarrier: the group's threads run together (BARRIER page)
 };
 KernelUse kernelUse(const Kernel& k);
+// The functions `k` may call: the ones its FCALL and FADDR instructions name, and theirs (ref/functions.cpp).
+std::vector<const Kernel*> reachableFunctions(const Kernel& k, const std::vector<const Kernel*>& functions);
 
 // A general-variable input's value (--arg) at its register offset.
 struct InputImage {

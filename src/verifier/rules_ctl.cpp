@@ -92,7 +92,8 @@ void operands(RuleCtx& c) {
         const char* what = o.row == 1 ? "sampler S" : "surface T";
         if (n == 0) c.error(loc, fmt::format("state operand names {}{}, which is not declared", what, o.id));
         else if (o.col + exec > n)
-          c.error(loc, fmt::format("state operand {}{}({}) uses elements {}..{} but the variable has {} (chapter 5 \"State Operands\")",
+          c.error(loc, fmt::format("state operand {}{}({}) uses elements {}..{} but the variable has {} "
+                                   "(chapter 5 \"State Operands\")",
                                    o.row == 1 ? "S" : "T", o.id, o.col, o.col, o.col + exec - 1, n));
         break;
       }
@@ -236,8 +237,8 @@ void lifetimeVariable(RuleCtx& c) {
             : cls == 1 ? v.value < k.addrs.size()
                        : k.pred(static_cast<uint32_t>(v.value)) != nullptr;
   if (!ok)
-    c.error(c.locOf(v), fmt::format("lifetime names {} variable id {}, which is not declared", cls == 0 ? "general" : cls == 1 ? "address" : "predicate",
-                                    v.value));
+    c.error(c.locOf(v), fmt::format("lifetime names {} variable id {}, which is not declared",
+                                    cls == 0 ? "general" : cls == 1 ? "address" : "predicate", v.value));
 }
 
 // FILE page: "with a maximum length of 255 characters".

@@ -146,7 +146,8 @@ bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::stri
     for (int fi = 0; fi < d.row->numFields; ++fi) {
       const FieldDesc& f = d.row->fields[fi];
       operand(p, f, inst.f[fi], d.f[fi]);
-      if (f.kind == FieldKind::Label && inst.f[fi].kind != Operand::Kind::None) d.f[fi].value = d.target = inst.f[fi].id < labelPos.size() ? labelPos[inst.f[fi].id] : kNoPc - 1;
+      if (f.kind == FieldKind::Label && inst.f[fi].kind != Operand::Kind::None)
+        d.f[fi].value = d.target = inst.f[fi].id < labelPos.size() ? labelPos[inst.f[fi].id] : kNoPc - 1;
       if (f.kind != FieldKind::Vec) continue;
       if (f.access == Access::Write || f.access == Access::ReadWrite) d.dst = static_cast<int8_t>(fi);
       else if (d.numSrc < d.src.size()) d.src[d.numSrc++] = static_cast<int8_t>(fi);

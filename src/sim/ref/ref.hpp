@@ -28,6 +28,10 @@ struct RefProgram {
 // Decodes `k`; false with `err` when an instruction has no semantics
 // ("not supported by the simulator: ...").
 bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err);
+// The kernel (progs[0]) and the functions it may call (FCALL, FADDR names, transitively), each
+// FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C22).
+bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, unsigned grfSize,
+                  std::vector<RefProgram>& progs, std::string& err);
 
 RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
 

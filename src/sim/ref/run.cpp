@@ -20,7 +20,8 @@ namespace {
 
 struct RefShared {
   const Launch* l = nullptr;
-  const RefProgram* p = nullptr;
+  const RefProgram* p = nullptr;               // the kernel's program
+  const std::vector<RefProgram>* progs = nullptr;  // it and the functions it may call (C22)
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex errMu;
@@ -56,6 +57,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
   std::copy(l.regImage.begin(), l.regImage.end(), t.regs.begin());
   const ThreadCoord tc = threadCoord(*l.cfg, tid);
   const uint64_t ids[] = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy, tc.gz};
+  std::copy(std::begin(ids), std::end(ids), t.ids.begin());
   const unsigned vars[] = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
   for (unsigned i = 0; i < 5; ++i) {
     const VarSlot& s = p.layout.vars[vars[i]];
@@ -73,17 +75,20 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
   t.steps = 0;
   t.calls.clear();
   t.error.clear();
+  t.prog = sh.p;
+  t.programs = sh.progs;
+  t.fcalls.clear();
   t.surfState.assign(l.numSurf, kNoSurface);
 }
 
 // Runs thread t until it ends, waits at a barrier, or the launch stops.
 void runThread(RefShared& sh, RefWorker& w, RefThread& t) {
-  const RefProgram& p = *sh.p;
   const LaunchConfig& cfg = *sh.l->cfg;
-  const uint32_t end = static_cast<uint32_t>(p.code.size());
   w.threadId = t.tid;
   Observer* observer = cfg.check ? const_cast<ObserverList*>(&sh.l->observers) : nullptr;
   while (!t.done && !t.atBarrier) {
+    const RefProgram& p = *t.prog;  // the kernel, or the function it called
+    const uint32_t end = static_cast<uint32_t>(p.code.size());
     if (++t.steps > cfg.maxSteps) {
       sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
                           cfg.maxSteps, p.kernel->code[t.pc].loc.line));
@@ -145,7 +150,7 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
     for (RefThread& t : w.threads)
       if (t.atBarrier) {
         t.atBarrier = false;
-        advance(t, t.pc + 1, static_cast<uint32_t>(sh.p->code.size()));
+        advance(t, t.pc + 1, static_cast<uint32_t>(t.prog->code.size()));
       }
   }
 }
@@ -166,16 +171,17 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
   Launch l;
   if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
   RunResult res;
-  RefProgram p;
+  std::vector<RefProgram> progs;
   std::string err;
-  if (!decodeReference(k, cfg.grfSize, p, err)) {
+  if (!decodeModule(k, cfg.functions, cfg.grfSize, progs, err)) {
     res.status = RunResult::Status::LaunchError;
     res.error = err;
     return res;
   }
   RefShared sh;
   sh.l = &l;
-  sh.p = &p;
+  sh.p = &progs[0];
+  sh.progs = &progs;
   const unsigned jobs = l.jobs;
   std::vector<std::unique_ptr<RefWorker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {

@@ -1,13 +1,16 @@
 // Family C in the reference tier: CALL and the RET of a called subroutine,
-// SWITCHJMP, BARRIER / SBARRIER, MOVS (surface state), ADDR_ADD (address
-// registers), and the instructions with nothing to simulate. FCALL, IFCALL,
-// FRET, FADDR, NBARRIER, RAW_SEND and RAW_SENDS have no semantics: a kernel
-// using them is "not supported by the simulator" (spec-decisions C22, C32, C34).
+// FCALL, IFCALL, FRET, FADDR (functions of the module), SWITCHJMP, BARRIER /
+// SBARRIER, MOVS (surface state), ADDR_ADD (address registers), and the
+// instructions with nothing to simulate. NBARRIER, RAW_SEND and RAW_SENDS have
+// no semantics: a kernel using them is "not supported by the simulator"
+// (spec-decisions C32, C34).
 #include <array>
+#include <cstring>
 
 #include <fmt/format.h>
 
 #include "sim/lanes.hpp"
+#include "sim/ref/ref.hpp"
 #include "sim/sem/sem.hpp"
 
 namespace visakit::sim {
@@ -32,7 +35,7 @@ void barrier(Exec& e) { e.thread().atBarrier = true; }
 
 // SBARRIER page: .signal notifies, .wait waits for the others' signals. The
 // group's threads run one at a time until each waits or ends, so the wait is
-// where the thread stops, as at a BARRIER (C23).
+// where the thread stops, as at a BARRIER (C38).
 void sbarrier(Exec& e) {
   if (e.value(e.field("Mode")) == 0) e.thread().atBarrier = true;
 }
@@ -161,7 +164,148 @@ void addrAdd(Exec& e) {
     if ((en >> k) & 1) e.setBits(d, k, r[k]);
 }
 
+// ---- functions (FCALL, IFCALL, FRET, FADDR pages; chapter 3; C22) ----
+
+constexpr unsigned kVarArg = 8, kVarRetval = 9, kVarSp = 10, kVarFp = 11;
+
+// The first `bytes` of predefined variable `id` from one register file to another, where both
+// programs lay it out (a program has it only if it names it); `clear`: zero the source's bytes.
+void copyPredef(const RefProgram& from, std::vector<uint8_t>& fromRegs, const RefProgram& to, std::vector<uint8_t>& toRegs,
+                unsigned id, unsigned bytes, bool clear) {
+  const VarSlot& a = from.layout.vars[id];
+  const VarSlot& b = to.layout.vars[id];
+  if (!a.present) return;
+  const unsigned n = std::min({bytes, a.bytes, b.present ? b.bytes : 0u});
+  if (n) std::memcpy(toRegs.data() + b.offset, fromRegs.data() + a.offset, n);
+  if (clear) std::memset(fromRegs.data() + a.offset, 0, std::min(bytes, a.bytes));
+}
+
+// The calling lanes of FCALL / IFCALL: as CALL's (C21).
+uint32_t functionCallers(Exec& e) {
+  const RefThread& t = e.thread();
+  return e.exec() == 1 ? (uniformTaken(e) ? t.em : 0) : (e.chEn() << e.inst().maskOff) & t.em;
+}
+
+// FCALL page: the callee runs with a register file of its own (every variable zero, E29, but its
+// ids); "copies the first <arg_size> GRFs of %arg from the caller to the callee, destroying its
+// contents in the caller" (zeroed here), and %sp, %fp; EM = call mask = the calling lanes.
+void enterFunction(Exec& e, uint32_t callee, unsigned argGrfs, unsigned retGrfs, uint32_t callers) {
+  RefThread& t = e.thread();
+  if (t.fcalls.size() >= kMaxCallDepth) {
+    t.error = fmt::format("more than {} nested function calls", kMaxCallDepth);
+    return;
+  }
+  const RefProgram& from = *t.prog;
+  const RefProgram& to = (*t.programs)[callee];
+  RefThread::FuncFrame f{t.prog, t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.lanePc, retGrfs * e.grfSize(),
+                         std::move(t.regs), std::move(t.preds), std::move(t.addrs), std::move(t.calls)};
+  t.regs.assign(to.layout.regBytes, 0);
+  t.preds.assign(to.numPreds + 1, 0);
+  t.addrs.assign(to.numAddrElems, 0);
+  t.calls.clear();
+  const unsigned ids[] = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
+  for (unsigned i = 0; i < 5; ++i)
+    if (const VarSlot& s = to.layout.vars[ids[i]]; s.present) std::memcpy(t.regs.data() + s.offset, &t.ids[i], s.bytes);
+  copyPredef(from, f.regs, to, t.regs, kVarArg, argGrfs * e.grfSize(), true);
+  copyPredef(from, f.regs, to, t.regs, kVarSp, 8, false);
+  copyPredef(from, f.regs, to, t.regs, kVarFp, 8, false);
+  t.fcalls.push_back(std::move(f));
+  t.prog = &to;
+  t.em = callers;
+  t.waiting = 0;
+  t.waitMin = kNoPc;
+  advance(t, 0, static_cast<uint32_t>(to.code.size()));
+}
+
+void fcall(Exec& e) {
+  RefThread& t = e.thread();
+  e.countLanes(t.em);
+  const uint32_t callers = functionCallers(e);
+  if (!callers) {
+    advance(t, t.pc + 1, e.codeEnd);
+    return;
+  }
+  enterFunction(e, e.inst().target, static_cast<unsigned>(e.value(e.field("Arg_size"))),
+                static_cast<unsigned>(e.value(e.field("Return_size"))), callers);
+}
+
+// IFCALL page: the callee is the function whose address (FADDR) Func_addr holds; "undefined if
+// <func_addr> is not the address of any of the functions": the run fails.
+void ifcall(Exec& e) {
+  RefThread& t = e.thread();
+  e.countLanes(t.em);
+  const uint32_t callers = functionCallers(e);
+  if (!callers) {
+    advance(t, t.pc + 1, e.codeEnd);
+    return;
+  }
+  const uint64_t addr = e.bits(e.field("Func_addr"), 0) & 0xffffffffu;
+  if (addr == 0 || addr >= t.programs->size()) {
+    t.error = fmt::format("ifcall to function address {}: no function the kernel may call has it (FADDR gives 1..{})", addr,
+                          t.programs->size() - 1);
+    return;
+  }
+  enterFunction(e, static_cast<uint32_t>(addr), static_cast<unsigned>(e.value(e.field("Arg_size"))),
+                static_cast<unsigned>(e.value(e.field("Return_size"))), callers);
+}
+
+// FADDR page: a function's address is its place among the functions the kernel may call, from 1.
+void faddr(Exec& e) { e.storeInt(e.dst(), 0, e.inst().target); }
+
+// FRET page: as RET in a subroutine (C21) with the function's call mask; on return the first
+// Return_size GRFs of %retval (FCALL page) and %sp, %fp go back to the caller, whose register
+// file and lanes come back. FRET outside a function ends the thread as RET does (E19).
+void fret(Exec& e) {
+  RefThread& t = e.thread();
+  e.countLanes(t.em);
+  const uint32_t off = e.exec() == 1 ? (uniformTaken(e) ? t.em : 0) : (e.chEn() << e.inst().maskOff) & t.em;
+  if (t.fcalls.empty()) {
+    if (e.exec() == 1 && off) {
+      t.em = t.waiting = 0;
+      t.done = true;
+      return;
+    }
+    if (e.exec() != 1) t.em &= ~off;
+    advance(t, t.pc + 1, e.codeEnd);
+    return;
+  }
+  RefThread::FuncFrame& f = t.fcalls.back();
+  bool back;
+  if (e.exec() == 1) {
+    back = off != 0;
+  } else {
+    f.callMask &= ~off;
+    t.em &= ~off;
+    back = f.callMask == 0 || (t.em == 0 && t.waiting == 0);
+  }
+  if (!back) {
+    advance(t, t.pc + 1, e.codeEnd);
+    return;
+  }
+  RefThread::FuncFrame saved = std::move(f);
+  t.fcalls.pop_back();
+  const RefProgram& from = *t.prog;
+  const RefProgram& to = *saved.prog;
+  copyPredef(from, t.regs, to, saved.regs, kVarRetval, saved.retBytes, false);
+  copyPredef(from, t.regs, to, saved.regs, kVarSp, 8, false);
+  copyPredef(from, t.regs, to, saved.regs, kVarFp, 8, false);
+  t.regs = std::move(saved.regs);
+  t.preds = std::move(saved.preds);
+  t.addrs = std::move(saved.addrs);
+  t.calls = std::move(saved.calls);
+  t.prog = saved.prog;
+  t.em = saved.em;
+  t.waiting = saved.waiting;
+  t.waitMin = saved.waitMin;
+  t.lanePc = saved.lanePc;
+  advance(t, saved.ret, static_cast<uint32_t>(to.code.size()));
+}
+
 constexpr SemEntry kCtl[] = {
+    {Opcode::FCALL, -1, fcall},
+    {Opcode::IFCALL, -1, ifcall},
+    {Opcode::FRET, -1, fret},
+    {Opcode::FADDR, -1, faddr},
     {Opcode::ADDR_ADD, -1, addrAdd},
     {Opcode::MOVS, -1, movs},
     {Opcode::CALL, -1, call},

@@ -183,7 +183,8 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
   if (spaceId != batchSpace_) {
     endAccesses();
     batchSpace_ = spaceId;
-    b.instIndex = i_.index;
+    // In a called function: reported at the kernel's FCALL / IFCALL that led there (C22).
+    b.instIndex = t_.fcalls.empty() ? i_.index : t_.fcalls.front().ret - 1;
     b.spaceId = spaceId;
     b.space = &s;
     b.n = 0;

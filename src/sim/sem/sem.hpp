@@ -25,6 +25,7 @@
 namespace visakit::sim {
 
 class Exec;
+struct RefProgram;  // sim/ref/ref.hpp
 using SemFn = void (*)(Exec&);
 
 // A vector, raw or integer field decoded for execution.
@@ -95,6 +96,23 @@ struct RefThread {
   // Set by a semantics function when the run cannot go on (the message; the
   // interpreter fails the run with it and the instruction's line).
   std::string error;
+  // Function calls (FCALL, IFCALL; spec-decisions C22): the program the thread runs and the
+  // launch's programs (0 the kernel, then the functions it may call); the thread's ids, for a
+  // callee's own register file; per call, the caller's state.
+  const RefProgram* prog = nullptr;
+  const std::vector<RefProgram>* programs = nullptr;
+  std::array<uint64_t, 5> ids{};  // %thread_x, %thread_y, %group_id_x, _y, _z
+  struct FuncFrame {
+    const RefProgram* prog;
+    uint32_t ret, em, callMask, waiting, waitMin;
+    std::array<uint32_t, 32> lanePc;
+    unsigned retBytes;            // Return_size GRFs of %retval come back
+    std::vector<uint8_t> regs;
+    std::vector<uint32_t> preds;
+    std::vector<uint16_t> addrs;
+    std::vector<Frame> calls;
+  };
+  std::vector<FuncFrame> fcalls;
   // By surface id: the binding-table index a MOVS gave it (MOVS page), or kNoSurface.
   std::vector<uint32_t> surfState;
 };
