@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "sim/control.hpp"
-#include "sim/ctx.hpp"
+#include "sim/fast/control.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 namespace {

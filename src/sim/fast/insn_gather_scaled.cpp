@@ -3,7 +3,7 @@
 //     if (ChEn[i]) dst[i] = surface[offset + element_offset[i]];  // <num_blocks> bytes
 #include <cstring>
 
-#include "sim/scaled.hpp"
+#include "sim/fast/scaled.hpp"
 
 namespace visakit::sim {
 namespace {

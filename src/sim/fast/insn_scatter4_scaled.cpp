@@ -10,7 +10,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 namespace {

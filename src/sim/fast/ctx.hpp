@@ -12,11 +12,11 @@
 #include <string_view>
 #include <vector>
 
-#include "sim/copy.hpp"
+#include "sim/fast/copy.hpp"
 #include "sim/lanes.hpp"
 #include "sim/memory.hpp"
 #include "sim/observe.hpp"
-#include "sim/program.hpp"
+#include "sim/fast/program.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::sim {

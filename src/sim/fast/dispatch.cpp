@@ -17,7 +17,7 @@
 #include <fmt/format.h>
 
 #include "sim/check.hpp"
-#include "sim/control.hpp"
+#include "sim/fast/control.hpp"
 #include "sim/launch.hpp"
 #include "sim/pool.hpp"
 #include "sim/ref/ref.hpp"

@@ -4,7 +4,7 @@
 #pragma once
 
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 #include "sim/lanes.hpp"
 
 namespace visakit::sim {

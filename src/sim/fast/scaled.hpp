@@ -6,7 +6,7 @@
 
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 

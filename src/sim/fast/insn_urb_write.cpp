@@ -6,7 +6,7 @@
 // parameter, and each dword in the GRF stores the value of the corresponding vertex").
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 namespace {

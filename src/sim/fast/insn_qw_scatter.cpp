@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 namespace {

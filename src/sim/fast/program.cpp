@@ -1,13 +1,13 @@
 // Decode once: Kernel -> Program (register-file layout, resolved operands,
 // one handler per instruction).
-#include "sim/program.hpp"
+#include "sim/fast/program.hpp"
 
 #include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
 

@@ -1,5 +1,5 @@
 // LABEL, JMP, GOTO, RET (their pages; chapter 3 "Branch Instructions").
-#include "sim/control.hpp"
+#include "sim/fast/control.hpp"
 
 namespace visakit::sim {
 
