@@ -12,6 +12,7 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <memory>
@@ -425,6 +426,8 @@ struct Reader {
   // The default actions: a kernel that crashes ends this process by its signal,
   // whatever handlers the caller (or a sanitizer runtime) installed.
   for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE}) std::signal(sig, SIG_DFL);
+  // Read by pocl's CPU device when it starts, in this process only.
+  if (q.jobs) ::setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(q.jobs).c_str(), 1);
   int rc = 0;
   try {
     CpuRunResult r = runHere(q);

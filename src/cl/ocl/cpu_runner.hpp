@@ -37,6 +37,7 @@ struct CpuRunRequest {
   std::span<const KernelArgValue> args;  // one per kernel parameter, in order
   bool isolate = true;        // run in a child process (see above); false: in this process
   unsigned timeoutSeconds = 0;  // isolated runs only: stop the child after this long; 0: no limit
+  unsigned jobs = 0;  // isolated runs only: pocl's host threads (POCL_MAX_PTHREAD_COUNT in the child); 0: pocl's default
 };
 
 struct CpuRunResult {
