@@ -131,8 +131,13 @@ CompareResult compareBuffers(std::span<const uint8_t> actual, std::span<const ui
   else r.elementText = fmt::format("{} (per component)", r.type.base);
 
   // One element per work-item: element e is the work-item of linear global id e.
-  const bool perItem = opts.launch && scalar && r.actualBytes == r.referenceBytes &&
-                       r.actualBytes % elemSize == 0 && r.actualBytes / elemSize == opts.launch->workItems;
+  // (The count from the global sizes themselves, not LaunchShape::workItems, which a caller may leave stale.)
+  uint64_t items = 1;
+  bool itemsFit = opts.launch != nullptr;
+  for (unsigned i = 0; itemsFit && i < 3; ++i)
+    itemsFit = opts.launch->global[i] != 0 && !__builtin_mul_overflow(items, opts.launch->global[i], &items);
+  const bool perItem = itemsFit && scalar && r.actualBytes == r.referenceBytes && r.actualBytes % elemSize == 0 &&
+                       r.actualBytes / elemSize == items;
   auto workItemOf = [&](uint64_t e) -> std::optional<std::array<uint64_t, 3>> {
     if (!perItem) return std::nullopt;
     const auto& g = opts.launch->global;

@@ -60,7 +60,7 @@ struct Difference {
 struct CompareOptions {
   Tolerance tolerance;        // applies to floating-point elements only; integers and bytes are exact
   size_t maxReported = 10;    // the first K differences are kept
-  const LaunchShape* launch = nullptr;  // to name work-items (Difference::workItem)
+  const LaunchShape* launch = nullptr;  // to name work-items (Difference::workItem); its global sizes and offsets
 };
 
 struct CompareResult {

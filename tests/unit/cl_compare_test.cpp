@@ -290,7 +290,6 @@ TEST(ClCompare, WorkItemsWhenOneElementPerWorkItem) {
   s.dims = 2;
   s.global = {4, 2, 1};
   s.offset = {10, 20, 0};
-  s.workItems = 8;
   std::vector<float> a(8, 1.0f), b(8, 1.0f);
   b[5] = 2.0f;
   CompareOptions o;
@@ -305,7 +304,6 @@ TEST(ClCompare, WorkItemsWhenOneElementPerWorkItem) {
   s.dims = 3;
   s.global = {2, 3, 4};
   s.offset = {0, 0, 0};
-  s.workItems = 24;
   std::vector<int32_t> x(24, 0), y(24, 0);
   y[23] = 1;
   r = compareBuffers(bytesOf(x), bytesOf(y), "int*", o);
