@@ -334,9 +334,10 @@ TEST(ClCpuRunner, InThisProcess) {
 
 TEST(ClCpuRunner, AbsentRunnerSaysSo) {
   EXPECT_FALSE(cpuRunnerAvailable());
-  CpuRunResult r = run(kSaxpy, "saxpy", shape("4"), {});
+  CpuRunResult r = run(kSaxpy, "saxpy", shape("4"), {arg("f32:1"), arg("zero:16"), arg("zero:16")});
   EXPECT_FALSE(r.ok);
   EXPECT_HAS(r.error, "this visakit was built without OpenCL");
+  EXPECT_TRUE(r.buffers.empty());
 }
 
 #endif
