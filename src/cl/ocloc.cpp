@@ -35,7 +35,6 @@ struct Slot {
 Slot gDirs[kSlots];
 std::atomic<pid_t> gChildren[kSlots];
 struct sigaction gOld[2];  // SIGINT, SIGTERM as they were
-std::once_flag gInstallOnce;
 
 // Removes `name` under the directory `parent` (a file, or a directory with everything in it),
 // with system calls only, so that the signal handler can use it. Directories deeper than
@@ -101,25 +100,6 @@ extern "C" void onFatalSignal(int sig, siginfo_t* info, void* ctx) {
   errno = savedErrno;
 }
 
-void installHandlers() {
-  std::call_once(gInstallOnce, [] {
-    const int sigs[2] = {SIGINT, SIGTERM};
-    for (int i = 0; i < 2; ++i) {
-      struct sigaction cur {};
-      ::sigaction(sigs[i], nullptr, &cur);
-      if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN) continue;  // stays ignored
-      gOld[i] = cur;
-      struct sigaction act {};
-      act.sa_sigaction = onFatalSignal;
-      act.sa_flags = SA_SIGINFO | SA_RESTART;
-      sigemptyset(&act.sa_mask);
-      sigaddset(&act.sa_mask, SIGINT);
-      sigaddset(&act.sa_mask, SIGTERM);
-      ::sigaction(sigs[i], &act, nullptr);
-    }
-  });
-}
-
 // SIGINT and SIGTERM held back while it lives (a pending one arrives at its end).
 struct HoldSignals {
   sigset_t old;
@@ -132,6 +112,30 @@ struct HoldSignals {
   }
   ~HoldSignals() { ::pthread_sigmask(SIG_SETMASK, &old, nullptr); }
 };
+
+// Puts our handler in front of whatever handles SIGINT and SIGTERM now (run at every TempDir,
+// so a handler installed after the first TempDir is chained too). Ignored signals stay ignored.
+void installHandlers() {
+  static std::mutex m;
+  std::lock_guard<std::mutex> lock(m);
+  HoldSignals hold;
+  const int sigs[2] = {SIGINT, SIGTERM};
+  for (int i = 0; i < 2; ++i) {
+    struct sigaction cur {};
+    ::sigaction(sigs[i], nullptr, &cur);
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == onFatalSignal) continue;
+    if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN) continue;
+    gOld[i] = cur;
+    struct sigaction act {};
+    act.sa_sigaction = onFatalSignal;
+    act.sa_flags = SA_SIGINFO | SA_RESTART;
+    sigemptyset(&act.sa_mask);
+    sigaddset(&act.sa_mask, SIGINT);
+    sigaddset(&act.sa_mask, SIGTERM);
+    ::sigaction(sigs[i], &act, nullptr);
+  }
+}
+
 
 int claimSlot(const std::string& path) {
   for (int i = 0; i < kSlots; ++i) {

@@ -770,6 +770,7 @@ bool parseCos(std::string_view text, std::string_view file, CosFile& out, std::s
     if (line == "** Program Scope patch lists **") {
       if (section != Section::None) return cx.fail(no, "the program-scope section must come first");
       section = Section::Program;
+      out.programScopePrinted = true;
       list = &out.program.tokens;
       continue;
     }

@@ -236,13 +236,15 @@ struct ProgramScope {
   std::vector<RawToken> tokens;  // every token, in order
 };
 
-// A `.cos` file: the program-scope tokens and one kernel's tokens, SURFACE_STATE dumps and header.
+// A `.cos` file: one kernel's tokens, SURFACE_STATE dumps and header; the program-scope tokens
+// only in the first kernel's file (programScopePrinted).
 struct SurfaceStateDump {
   std::vector<uint32_t> dwords;
   std::vector<Field> fields;
   unsigned line = 0;
 };
 struct CosFile {
+  bool programScopePrinted = false;
   ProgramScope program;
   KernelPatchList kernel;
   std::vector<SurfaceStateDump> surfaceStates;
