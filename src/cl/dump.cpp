@@ -92,8 +92,9 @@ std::string cosName(const std::string& path) {
 
 }  // namespace
 
-bool scanDump(const std::string& dir, DumpProgram& out, std::string& err) {
-  out = DumpProgram{};
+namespace {
+
+bool scanInto(const std::string& dir, DumpProgram& out, std::string& err) {
   out.dir = dir;
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
@@ -189,6 +190,18 @@ bool scanDump(const std::string& dir, DumpProgram& out, std::string& err) {
     if (out.platform.empty() && !k.chosen.asmFile.empty()) out.platform = findLine(k.chosen.asmFile, "//.platform ", 16);
     out.kernels.push_back(std::move(k));
   }
+  return true;
+}
+
+}  // namespace
+
+bool scanDump(const std::string& dir, DumpProgram& out, std::string& err) {
+  DumpProgram tmp;
+  if (!scanInto(dir, tmp, err)) {
+    out = DumpProgram{};
+    return false;
+  }
+  out = std::move(tmp);
   return true;
 }
 

@@ -31,7 +31,7 @@ struct DumpProgram {
 };
 
 // Scans `dir`. Errors (false, message in err): no dump files, no or several programs, a kernel
-// whose variants have no .cos (or several), unreadable or inconsistent names.
+// whose variants have no .cos (or several), unreadable or inconsistent names; `out` is then empty.
 bool scanDump(const std::string& dir, DumpProgram& out, std::string& err);
 
 // The kernel called `name`; else nullptr and err lists the kernels there.

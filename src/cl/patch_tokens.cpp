@@ -736,8 +736,9 @@ std::optional<uint32_t> bindingTableIndex(const KernelPatchList& k, uint32_t ssO
   return std::nullopt;
 }
 
-bool parseCos(std::string_view text, std::string_view file, CosFile& out, std::string& err) {
-  out = CosFile{};
+namespace {
+
+bool parseCosInto(std::string_view text, std::string_view file, CosFile& out, std::string& err) {
   TextCtx cx{file, &err};
   enum class Block { None, Token, Surface, Header } block = Block::None;
   enum class Section { None, Program, Kernel } section = Section::None;
@@ -872,6 +873,18 @@ bool parseCos(std::string_view text, std::string_view file, CosFile& out, std::s
     }
     out.kernel.header = kh;
   }
+  return true;
+}
+
+}  // namespace
+
+bool parseCos(std::string_view text, std::string_view file, CosFile& out, std::string& err) {
+  CosFile tmp;
+  if (!parseCosInto(text, file, tmp, err)) {
+    out = CosFile{};
+    return false;
+  }
+  out = std::move(tmp);
   return true;
 }
 

@@ -250,7 +250,8 @@ struct CosFile {
   std::vector<SurfaceStateDump> surfaceStates;
 };
 
-// Parses `.cos` text. On error returns false with "<file>:<line>: error: <message>" in err.
+// Parses `.cos` text. On error returns false with "<file>:<line>: error: <message>" in err,
+// and `out` empty.
 bool parseCos(std::string_view text, std::string_view file, CosFile& out, std::string& err);
 
 // The binding-table index whose entry points at surface state `ssOffset`. With the kernel's

@@ -67,8 +67,9 @@ const KernelBinary* ProgramBinary::kernel(std::string_view name) const {
   return nullptr;
 }
 
-bool parseProgbin(std::span<const uint8_t> bytes, std::string_view file, ProgramBinary& out, std::string& err) {
-  out = ProgramBinary{};
+namespace {
+
+bool parseInto(std::span<const uint8_t> bytes, std::string_view file, ProgramBinary& out, std::string& err) {
   Reader r{bytes, file, err};
   if (!r.have(0, kProgramHeaderBytes, "the program header")) return false;
   if (rd32(bytes, 0) != kProgramMagic)
@@ -144,6 +145,18 @@ bool parseProgbin(std::span<const uint8_t> bytes, std::string_view file, Program
   }
   if (pos != bytes.size())
     return r.fail(pos, fmt::format("{} bytes after the last of the {} kernels", bytes.size() - pos, numKernels));
+  return true;
+}
+
+}  // namespace
+
+bool parseProgbin(std::span<const uint8_t> bytes, std::string_view file, ProgramBinary& out, std::string& err) {
+  ProgramBinary tmp;
+  if (!parseInto(bytes, file, tmp, err)) {
+    out = ProgramBinary{};
+    return false;
+  }
+  out = std::move(tmp);
   return true;
 }
 

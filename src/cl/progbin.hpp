@@ -38,7 +38,7 @@ struct ProgramBinary {
 // "Gen9", "XeHPC", ... for the device field; "" if unknown.
 std::string_view deviceFamilyName(uint32_t device);
 
-// On error returns false with "<file>: error: byte N: <message>" in err.
+// On error returns false with "<file>: error: byte N: <message>" in err, and `out` empty.
 bool parseProgbin(std::span<const uint8_t> bytes, std::string_view file, ProgramBinary& out, std::string& err);
 
 }  // namespace visakit::cl

@@ -236,6 +236,18 @@ TEST(ClProgbin, CorruptFieldsAreClearErrors) {
   EXPECT_EQ(parseError(extra), "p.progbin: error: byte 6552: 1 bytes after the last of the 2 kernels");
 }
 
+TEST(ClProgbin, AFailureLeavesNothingBehind) {
+  std::vector<uint8_t> b = bytesOf(fixture(kProgram));
+  ProgramBinary p;
+  std::string err;
+  ASSERT_TRUE(parseProgbin(b, "p.progbin", p, err)) << err;
+  b.pop_back();
+  EXPECT_FALSE(parseProgbin(b, "p.progbin", p, err));
+  EXPECT_TRUE(p.kernels.empty());
+  EXPECT_TRUE(p.program.tokens.empty());
+  EXPECT_EQ(p.version, 0u);
+}
+
 TEST(ClProgbin, FlippedBytesNeverCrash) {
   const std::vector<uint8_t> good = bytesOf(fixture(kProgram));
   for (size_t at = 0; at < good.size(); ++at)
