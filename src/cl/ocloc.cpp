@@ -325,10 +325,11 @@ bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err) {
     err = fmt::format("cannot start '{}': {}", exe, std::strerror(rc));
     return false;
   }
+  // Polled rather than a blocking waitpid, so that a SIGINT is handled at once also where
+  // signal delivery waits for an intercepted sleep (ThreadSanitizer).
   int st = 0;
   pid_t w;
-  while ((w = ::waitpid(pid, &st, 0)) < 0 && errno == EINTR) {
-  }
+  while ((w = ::waitpid(pid, &st, WNOHANG)) == 0 || (w < 0 && errno == EINTR)) ::usleep(2000);
   if (childSlot >= 0) {
     pid_t expected = pid;
     gChildren[childSlot].compare_exchange_strong(expected, 0);
