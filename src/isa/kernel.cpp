@@ -9,10 +9,10 @@
 
 namespace visakit {
 
-bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes) const {
+bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes, unsigned grfSize) const {
   if (const PredefVar* p = predefVar(id)) {
     type = p->type;
-    bytes = p->numElts * typeSize(p->type);
+    bytes = id == 7 ? grfSize : p->numElts * typeSize(p->type);  // %r0
     return true;
   }
   if (const GenVar* v = userVar(id)) {

@@ -54,7 +54,7 @@ class Verifier {
     vars_.resize(kNumPredefVars + k.vars.size());
     for (uint32_t id = 0; id < vars_.size(); ++id) {
       VarFacts& f = vars_[id];
-      f.valid = k.varInfo(id, f.type, f.bytes);
+      f.valid = k.varInfo(id, f.type, f.bytes, grf_);
     }
     for (int t = 0; t < kNumTypes; ++t) {
       typeSize_[t] = static_cast<uint8_t>(typeSize(static_cast<Type>(t)));

@@ -620,7 +620,7 @@ void workerMain(Shared& sh, Worker& w) {
 }  // namespace
 
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
-  if (cfg.reference) return runReference(k, surfaces, cfg);
+  if (cfg.reference || cfg.payload) return runReference(k, surfaces, cfg);
   Launch l;
   if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
   RunResult res;
