@@ -42,8 +42,10 @@ class PayloadSource {
   virtual std::array<uint32_t, 3> groups() const = 0;
   virtual uint32_t threadsPerGroup() const = 0;
   // `grf` is sized by the caller (at least the highest input's end, zero-filled).
-  virtual void threadStart(const std::array<uint32_t, 3>& group, uint32_t thread, std::vector<uint8_t>& grf,
-                           uint32_t& dispatchMask) const = 0;
+  // `slot`: the thread's concurrency slot (0 .. host threads x threads per group - 1),
+  // for memory a thread owns while it runs (scratch).
+  virtual void threadStart(const std::array<uint32_t, 3>& group, uint32_t thread, uint32_t slot,
+                           std::vector<uint8_t>& grf, uint32_t& dispatchMask) const = 0;
   // The %sr0 value of the thread running in concurrency slot `slot` (0 .. the
   // launch's threads in flight - 1); nullopt: zero.
   virtual std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const = 0;

@@ -70,7 +70,7 @@ bool removeAt(int parent, const char* name, int depth) {
 
 void removeTree(const char* path) { removeAt(AT_FDCWD, path, 8); }
 
-extern "C" void onFatalSignal(int sig, siginfo_t* info, void* ctx) {
+extern "C" void onOclocSignal(int sig, siginfo_t* info, void* ctx) {
   int savedErrno = errno;
   for (auto& c : gChildren) {
     pid_t pid = c.exchange(0);
@@ -123,11 +123,11 @@ void installHandlers() {
   for (int i = 0; i < 2; ++i) {
     struct sigaction cur {};
     ::sigaction(sigs[i], nullptr, &cur);
-    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == onFatalSignal) continue;
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == onOclocSignal) continue;
     if (!(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN) continue;
     gOld[i] = cur;
     struct sigaction act {};
-    act.sa_sigaction = onFatalSignal;
+    act.sa_sigaction = onOclocSignal;
     act.sa_flags = SA_SIGINFO | SA_RESTART;
     sigemptyset(&act.sa_mask);
     sigaddset(&act.sa_mask, SIGINT);

@@ -61,7 +61,7 @@ void loadPayload(const RefShared& sh, RefThread& t, const ThreadCoord& tc, uint3
   size_t need = p.grfSize;
   for (const Input& in : k.inputs) need = std::max<size_t>(need, size_t(std::max<int>(0, in.offset)) + in.size);
   grf.assign(need, 0);
-  l.cfg->payload->threadStart({tc.gx, tc.gy, tc.gz}, tc.x, grf, t.em);
+  l.cfg->payload->threadStart({tc.gx, tc.gy, tc.gz}, tc.x, slot, grf, t.em);
   auto put = [&](uint32_t var, const uint8_t* from, size_t n) {
     const VarSlot& s = p.layout.vars[var];
     if (s.present) std::memcpy(t.regs.data() + s.offset, from, std::min<size_t>(n, s.bytes));
