@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "sim/fast/control.hpp"
+#include "sim/sem/ops.hpp"
 #include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
@@ -243,40 +244,25 @@ FltStore pickFltStore(const DOperand& o) {
 
 // ---------------------------------------------------------------- operations
 
-// Exact product of two values of at most 64 bits (plus sign). A positive
-// product too large for 128 bits (UQ x UQ) is replaced by a value with the
-// same low 64 bits that is above every 64-bit maximum: truncation and
-// saturation then both come out right.
-inline i128 mulExact(i128 a, i128 b) {
-  bool neg = (a < 0) != (b < 0);
-  u128 ua = a < 0 ? u128{0} - static_cast<u128>(a) : static_cast<u128>(a);
-  u128 ub = b < 0 ? u128{0} - static_cast<u128>(b) : static_cast<u128>(b);
-  u128 m = ua * ub;  // < 2^128: no wrap
-  if (neg) return static_cast<i128>(u128{0} - m);  // magnitude <= 2^127
-  if (m >> 127) return static_cast<i128>(static_cast<uint64_t>(m)) + (i128{1} << 100);
-  return static_cast<i128>(m);
-}
+// The operation of each opcode: its functor in sem/ops.hpp (one semantics per
+// operation, shared with the reference tier).
+template <Opcode Op>
+struct OpOf;
+template <> struct OpOf<Opcode::MOV> { using T = ops::Mov; };
+template <> struct OpOf<Opcode::ADD> { using T = ops::Add; };
+template <> struct OpOf<Opcode::MUL> { using T = ops::Mul; };
+template <> struct OpOf<Opcode::AND> { using T = ops::And; };
+template <> struct OpOf<Opcode::OR> { using T = ops::Or; };
+template <> struct OpOf<Opcode::XOR> { using T = ops::Xor; };
+template <> struct OpOf<Opcode::NOT> { using T = ops::Not; };
+template <> struct OpOf<Opcode::SHL> { using T = ops::Shl; };
+template <> struct OpOf<Opcode::SHR> { using T = ops::Shr; };
+template <Opcode Op>
+using Op_t = typename OpOf<Op>::T;
 
 template <Opcode Op>
 inline i128 intOp(const DInst& d, i128 a, i128 b) {
-  if constexpr (Op == Opcode::ADD) return a + b;
-  else if constexpr (Op == Opcode::MUL) return mulExact(a, b);
-  else if constexpr (Op == Opcode::AND) return a & b;
-  else if constexpr (Op == Opcode::OR) return a | b;
-  else if constexpr (Op == Opcode::XOR) return a ^ b;
-  else if constexpr (Op == Opcode::NOT) return ~a;
-  else if constexpr (Op == Opcode::SHL) {
-    // SHL page: the low 5 (6 for Q/UQ dst) bits of src1 as an unsigned count.
-    unsigned n = static_cast<unsigned>(lowBits(b, 64) & d.shiftMask);
-    return static_cast<i128>(static_cast<u128>(a) << n);  // exact: |a| < 2^64, n < 64
-  } else if constexpr (Op == Opcode::SHR) {
-    // SHR page: logical shift of src0's bits (its own width).
-    unsigned n = static_cast<unsigned>(lowBits(b, 64) & d.shiftMask);
-    return static_cast<i128>(lowBits(a, d.src0Bits) >> n);
-  } else {
-    (void)b;
-    return a;  // MOV
-  }
+  return Op_t<Op>::exact(a, b, ops::IntCtx{d.shiftMask, d.src0Bits});
 }
 
 constexpr int numSrcs(Opcode op) { return op == Opcode::MOV || op == Opcode::NOT ? 1 : 2; }
@@ -310,7 +296,7 @@ void fltAlu(Ctx& c, const DInst& d) {
     double x;
     if constexpr (Op == Opcode::ADD || Op == Opcode::MUL) {
       double p = hf ? flushHf(a[k]) : a[k], q = hf ? flushHf(b[k]) : b[k];
-      x = Op == Opcode::ADD ? p + q : p * q;  // exact or correctly rounded in double (F/HF)
+      x = Op_t<Op>::flt(p, q);
       x = roundTo(x, d.execType);
       if (hf) x = flushHf(x);
       if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
@@ -543,27 +529,11 @@ inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
 template <Opcode Op, bool Float, class U>
 inline U op32(U a, U b) {
   if constexpr (Float && Op != Opcode::MOV) {
-    auto x = Op == Opcode::ADD ? asFloat(a) + asFloat(b) : asFloat(a) * asFloat(b);
+    auto x = Op_t<Op>::f32(asFloat(a), asFloat(b));
     const U nan = nanMask(x);
     return (asBits(x) & ~nan) | (nan & 0x7fc00000u);  // E14
-  } else if constexpr (Op == Opcode::SHL) {
-    return a << (b & 31);
-  } else if constexpr (Op == Opcode::SHR) {
-    return a >> (b & 31);
-  } else if constexpr (Op == Opcode::ADD) {
-    return a + b;
-  } else if constexpr (Op == Opcode::MUL) {
-    return a * b;
-  } else if constexpr (Op == Opcode::AND) {
-    return a & b;
-  } else if constexpr (Op == Opcode::OR) {
-    return a | b;
-  } else if constexpr (Op == Opcode::XOR) {
-    return a ^ b;
-  } else if constexpr (Op == Opcode::NOT) {
-    return ~a;
   } else {
-    return a;  // MOV
+    return Op_t<Op>::template u32<U>(a, b);
   }
 }
 
