@@ -168,6 +168,7 @@ enum InstrProps : uint32_t {
   kNoExec = 128,      // no execution size (LABEL, FILE, LOC, ...): not a step of its own
   kSideEffect = 256,  // changes state that is not an operand (surface state, ...)
   kUrb = 512,         // its memory is the URB (not a surface)
+  kJoin = 1024,       // a place branches reach: lanes parked there rejoin (LABEL, SUBROUTINE)
 };
 
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]

@@ -63,8 +63,8 @@ struct Gather : ScaledAccess<Gather, false> {
 }  // namespace
 
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
   decodeMemory(p, inst, d, {"Element_offset", "Dst"});
-  d.rawRead = {4u * d.exec, 0};  // (Dst is written)
   setScaledHandlers<Gather>(d);
   d.lanesFn = fusedForExec<Gather, Fused::Lanes>(d.exec);
   d.checkedLanesFn = fusedForExec<Gather, Fused::CheckedLanes>(d.exec);

@@ -102,8 +102,8 @@ struct QwScatter {
 }  // namespace
 
 void decodeQwScatter(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Qw;  // (planPrefetch: how its lane addresses are formed)
   decodeMemory(p, inst, d, {"Offset", "Src"});
-  d.rawRead = {4u * d.exec, 8u * d.numBlocks * d.exec};  // a UD offset, then numBlocks qwords per lane
   setMemoryHandlers<QwScatter>(d);
 }
 

@@ -79,9 +79,9 @@ struct Scatter4 {
 }  // namespace
 
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
   // (an enabled channel's plane is max(exec_size, GRF_SIZE / 4) dwords)
-  d.rawRead = {4u * d.exec, 4u * laneCount(d.chMask) * std::max<uint32_t>(d.exec, p.grfSize / 4)};
   setMemoryHandlers<Scatter4>(d);
 }
 

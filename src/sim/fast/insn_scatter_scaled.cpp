@@ -66,8 +66,8 @@ struct Scatter : ScaledAccess<Scatter, true> {
 }  // namespace
 
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
-  d.rawRead = {4u * d.exec, 4u * d.exec};
   setScaledHandlers<Scatter>(d);
 }
 

@@ -84,7 +84,6 @@ void decodeUrbWrite(const Program& p, const Instruction& inst, DInst& d) {
   const InstrDesc& desc = *lookup(inst.op);
   d.numOut = static_cast<uint8_t>(inst.f[fieldIndex(desc, "Num_out")].value);
   // A dword per vertex slot, then Vertex_data: a GRF per output.
-  d.rawRead = {4u * d.exec, 4u * d.exec, 4u * d.exec, d.numOut * p.grfSize};
   d.urbGlobal = static_cast<uint32_t>(inst.f[fieldIndex(desc, "Global_offset")].value);
   d.fn = execUrbWrite<false>;
   d.checkedFn = execUrbWrite<true>;

@@ -1,6 +1,7 @@
 // Decode once: Kernel -> Program (register-file layout, resolved operands,
 // one handler per instruction).
 #include "sim/fast/program.hpp"
+#include "sim/launch.hpp"
 
 #include <algorithm>
 #include <array>
@@ -112,23 +113,62 @@ void decodeMemory(const Program& p, const Instruction& inst, DInst& d, std::init
   }
 }
 
+namespace {
+
+// The fast forms: each instruction the fast tier runs, and how it is decoded
+// into a DInst (its handlers). Any other row runs in the reference tier.
+using FastDecoder = void (*)(const Program&, const Instruction&, const std::vector<uint32_t>& labelPos, DInst&);
+struct FastForm {
+  Opcode op;
+  FastDecoder decode;
+};
+void aluForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeAlu(p, i, d); }
+template <void (*F)(const Program&, const Instruction&, DInst&)>
+void memoryForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { F(p, i, d); }
+constexpr FastForm kFastForms[] = {
+    {Opcode::ADD, aluForm}, {Opcode::MUL, aluForm}, {Opcode::AND, aluForm}, {Opcode::OR, aluForm},
+    {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
+    {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
+    {Opcode::LABEL, decodeControl}, {Opcode::JMP, decodeControl}, {Opcode::GOTO, decodeControl},
+    {Opcode::RET, decodeControl},
+    {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
+    {Opcode::SCATTER_SCALED, memoryForm<decodeScatterScaled>},
+    {Opcode::SCATTER4_SCALED, memoryForm<decodeScatter4Scaled>},
+    {Opcode::QW_SCATTER, memoryForm<decodeQwScatter>},
+    {Opcode::URB_WRITE, memoryForm<decodeUrbWrite>},
+};
+FastDecoder fastForm(const InstrDesc& row) {
+  if (row.subOp >= 0) return nullptr;
+  for (const FastForm& f : kFastForms)
+    if (f.op == row.op) return f.decode;
+  return nullptr;
+}
+
+}  // namespace
+
 Program decode(const Kernel& k, unsigned grfSize) {
   Program p;
   p.kernel = &k;
   p.grfSize = grfSize;
   layoutVars(k, grfSize, p);
   p.numPreds = static_cast<uint32_t>(k.preds.size());
-  p.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
-  p.writesSurface.assign(p.usesSurface.size(), 0);
+  const KernelUse use = kernelUse(k);
+  p.usesSurface = use.usesSurface;
+  p.writesSurface = use.writesSurface;
+  p.usesSlm = use.usesSlm;
+  p.usesUrb = use.usesUrb;
   std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
-  for (uint32_t i = 0; i < k.code.size(); ++i)
-    if (k.code[i].op == Opcode::LABEL && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
+  for (uint32_t i = 0; i < k.code.size(); ++i) {
+    const InstrDesc* row = rowOf(k.code[i]);
+    if (row && row->has(kJoin) && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
+  }
   p.code.resize(k.code.size());
   for (uint32_t i = 0; i < k.code.size(); ++i) {
     const Instruction& inst = k.code[i];
-    const InstrDesc* desc = lookup(inst.op);
+    const InstrDesc* desc = rowOf(inst);
     DInst& d = p.code[i];
     d.index = i;
+    d.row = desc;
     d.exec = static_cast<uint8_t>(inst.execSize());
     d.maskOff = static_cast<uint8_t>(emaskOffset(inst.emask));
     d.noMask = emaskNoMask(inst.emask);
@@ -136,64 +176,35 @@ Program decode(const Kernel& k, unsigned grfSize) {
     d.predCtl = inst.pred.control;
     d.predInv = inst.pred.invert;
     d.sat = inst.sat;
-    if (int s = desc ? desc->find(FieldKind::Surface) : -1; s >= 0) {
-      uint32_t id = inst.f[s].id;
-      if (id < p.usesSurface.size()) p.usesSurface[id] = 1;
-      bool store = inst.op == Opcode::SCATTER_SCALED || inst.op == Opcode::SCATTER4_SCALED || inst.op == Opcode::QW_SCATTER;
-      if (store && id < p.writesSurface.size()) p.writesSurface[id] = 1;
-      if (id == kSurfSlm) p.usesSlm = true;
-    }
-    switch (inst.op) {
-      case Opcode::ADD: case Opcode::MUL: case Opcode::AND: case Opcode::OR: case Opcode::XOR: case Opcode::NOT:
-      case Opcode::SHL: case Opcode::SHR: case Opcode::MOV: case Opcode::SEL: case Opcode::SETP: case Opcode::CMP:
-      case Opcode::LABEL: case Opcode::JMP: case Opcode::GOTO: case Opcode::RET: case Opcode::GATHER_SCALED:
-      case Opcode::SCATTER_SCALED: case Opcode::SCATTER4_SCALED: case Opcode::QW_SCATTER: case Opcode::URB_WRITE: break;
-      default:
-        if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
-        continue;
-    }
+    const FastDecoder form = desc ? fastForm(*desc) : nullptr;
     // Operands the fast forms do not read (address registers, indirect,
     // address-of, surface state): the reference tier runs the kernel.
     bool plainOperands = true;
     for (const Operand& o : inst.f)
       plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
-    if (!plainOperands) {
+    if (!form || !plainOperands) {
       if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
       continue;
     }
-    switch (inst.op) {
-      case Opcode::LABEL:
-      case Opcode::JMP:
-      case Opcode::GOTO:
-      case Opcode::RET: decodeControl(p, inst, labelPos, d); break;
-      case Opcode::GATHER_SCALED: decodeGatherScaled(p, inst, d); break;
-      case Opcode::SCATTER_SCALED: decodeScatterScaled(p, inst, d); break;
-      case Opcode::SCATTER4_SCALED: decodeScatter4Scaled(p, inst, d); break;
-      case Opcode::QW_SCATTER: decodeQwScatter(p, inst, d); break;
-      case Opcode::URB_WRITE:
-        p.usesUrb = true;
-        decodeUrbWrite(p, inst, d);
-        break;
-      default: decodeAlu(p, inst, d); break;
+    // The raw operands' register bytes, from the row's effects and footprints.
+    for (int fi = 0; fi < desc->numFields; ++fi) {
+      const FieldDesc& f = desc->fields[fi];
+      const Operand& o = inst.f[fi];
+      if (f.kind != FieldKind::Raw || o.id == kVarNull) continue;
+      const uint32_t lo = rawOffset(p, o);
+      const ByteRange r{lo, lo + rawFootprint(*desc, inst, fi, grfSize)};
+      if ((f.access == Access::Read || f.access == Access::ReadWrite) && d.numRawReads < d.rawReads.size())
+        d.rawReads[d.numRawReads++] = r;
+      if ((f.access == Access::Write || f.access == Access::ReadWrite) && d.numRawWrites < d.rawWrites.size())
+        d.rawWrites[d.numRawWrites++] = r;
     }
-    switch (inst.op) {
-      case Opcode::GATHER_SCALED: d.addrKind = DInst::AddrKind::Scaled; break;
-      case Opcode::SCATTER_SCALED:
-      case Opcode::SCATTER4_SCALED:
-        d.addrKind = DInst::AddrKind::Scaled;
-        d.storeAccess = true;
-        break;
-      case Opcode::QW_SCATTER:
-        d.addrKind = DInst::AddrKind::Qw;
-        d.storeAccess = true;
-        break;
-      default: break;
-    }
+    d.storeAccess = desc->has(kMayStore);
+    form(p, inst, labelPos, d);
   }
   p.codeEnd = static_cast<uint32_t>(p.code.size());
   for (const DInst& d : p.code)
-    if (d.control && d.target <= d.index && (k.code[d.index].op == Opcode::JMP || k.code[d.index].op == Opcode::GOTO)) p.loops = true;
+    if (d.control && d.target <= d.index && d.row->find(FieldKind::Label) >= 0) p.loops = true;  // a branch back
   // A one-lane CMP right before a JMP ends its straight-line run, as a tail
   // that does both (chapter 3: the JMP reads the predicate the CMP just wrote).
   for (size_t i = 0; i + 1 < p.code.size(); ++i)
@@ -216,9 +227,10 @@ namespace {
 // Register bytes an instruction writes (its destination), or nullopt-like empty.
 ByteRange regWrites(const DInst& d) {
   if (d.addrKind != DInst::AddrKind::None || d.control) {
-    // GATHER_SCALED writes its Dst raw operand; the stores and URB_WRITE write none.
-    return d.addrKind == DInst::AddrKind::Scaled && !d.storeAccess ? ByteRange{d.raw[1], d.raw[1] + 4u * d.exec}
-                                                                     : ByteRange{};
+    // A memory instruction writes its raw destinations (the row's effects); control instructions none.
+    ByteRange w{0xffffffffu, 0};
+    for (unsigned i = 0; i < d.numRawWrites; ++i) w = {std::min(w.lo, d.rawWrites[i].lo), std::max(w.hi, d.rawWrites[i].hi)};
+    return w.lo < w.hi ? w : ByteRange{};
   }
   if (d.fn == nullptr || d.dst.kind != DOperand::Kind::Reg) return {};
   uint32_t lo = 0xffffffffu, hi = 0;
@@ -249,7 +261,7 @@ void planPrefetch(Program& p) {
     for (size_t j = i + 1; j < p.code.size() && j <= i + kWindow && d.numAhead < d.ahead.size(); ++j) {
       written.push_back(regWrites(p.code[j - 1]));
       const DInst& e = p.code[j];
-      if (e.control || p.kernel->code[e.index].op == Opcode::LABEL) break;  // straight-line code only
+      if (e.control || e.row->has(kJoin)) break;  // straight-line code only
       // (consecutive offsets known at decode are a stream the hardware prefetcher follows)
       if (e.addrKind == DInst::AddrKind::None || planned[j] || e.offRun) continue;
       bool ready = true;
@@ -264,11 +276,9 @@ void planPrefetch(Program& p) {
 
 namespace {
 
-// An ALU instruction (decodeAlu): not memory, control, a label or URB_WRITE.
-bool aluInst(const Program& p, const DInst& d) {
-  if (d.addrKind != DInst::AddrKind::None || d.control || !d.fn) return false;
-  const Opcode op = p.kernel->code[d.index].op;
-  return op != Opcode::LABEL && op != Opcode::URB_WRITE;
+// An ALU instruction (its row neither loads, stores, branches nor is a label).
+bool aluInst(const Program&, const DInst& d) {
+  return d.fn && d.row && !d.row->has(InstrProps(kMayLoad | kMayStore | kControl | kNoExec));
 }
 
 // A NoMask, unpredicated ALU instruction that writes registers from registers
@@ -316,23 +326,23 @@ void eachRead(const Program& p, const DInst& d, F f) {
       if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, f);
     return;
   }
-  if (d.control || p.kernel->code[d.index].op == Opcode::LABEL) return;
+  if (d.control || d.row->has(kNoExec)) return;
   if (d.goff.kind == DOperand::Kind::Reg) f(d.goff.off[0], uint64_t{d.goff.off[0]} + 4);
-  for (unsigned r = 0; r < d.raw.size(); ++r)
-    if (!d.rawNull[r] && d.rawRead[r]) f(d.raw[r], uint64_t{d.raw[r]} + d.rawRead[r]);
+  for (unsigned r = 0; r < d.numRawReads; ++r) f(d.rawReads[r].lo, d.rawReads[r].hi);
 }
 
 // f(lo, hi) for the register bytes [lo, hi) instruction d writes whole when
 // it runs at the start of a thread, before any control instruction (the
-// execution mask is the dispatch mask): an unpredicated ALU destination or
-// GATHER_SCALED Dst with every lane on (GATHER_SCALED.md: each enabled channel
-// is written, zero out of bounds, E2).
+// execution mask is the dispatch mask): an unpredicated ALU destination, or a
+// load's raw destinations with every lane on (a load writes each enabled
+// channel, zero out of bounds, E2: GATHER_SCALED.md).
 template <class F>
 void eachWholeWrite(const Program& p, const DInst& d, uint32_t dispatchMask, F f) {
   const uint32_t lanes = execMaskBits(d.exec);
   if (!d.fn || d.predId || (!d.noMask && ((dispatchMask >> d.maskOff) & lanes) != lanes)) return;
   if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, f);
-  if (p.kernel->code[d.index].op == Opcode::GATHER_SCALED) f(d.raw[1], uint64_t{d.raw[1]} + 4u * d.exec);
+  if (d.row->has(kMayLoad) && !d.row->has(kAtomic))
+    for (unsigned w = 0; w < d.numRawWrites; ++w) f(d.rawWrites[w].lo, d.rawWrites[w].hi);
 }
 
 // A thread state to run instructions on at decode or launch: the register
@@ -380,7 +390,7 @@ void planStaticOffsets(Program& p) {
   size_t i = 0;
   for (; i < p.code.size(); ++i) {
     DInst& d = p.code[i];
-    if (d.control || p.kernel->code[d.index].op == Opcode::LABEL) break;
+    if (d.control || d.row->has(kJoin)) break;
     staticRun(d);
     if (evaluable(d)) {
       d.fn(*c, d);
@@ -570,7 +580,7 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   std::vector<uint8_t> read(p.regBytes, 0), written(n, 0), covered(n, 0), exposed(n, 0);
   bool straight = true;
   for (const DInst& d : p.code) {
-    straight = straight && !d.control && p.kernel->code[d.index].op != Opcode::LABEL;
+    straight = straight && !d.control && !d.row->has(kJoin);
     if (d.folded) continue;
     eachRead(p, d, [&](uint64_t lo, uint64_t hi) {
       mark(read, lo, hi);

@@ -116,9 +116,11 @@ struct DInst {
   DOperand goff;          // scalar global offset (Reg lane 0, or Imm)
   std::array<uint32_t, 4> raw{};   // byte offsets of the raw operands in the register file
   std::array<bool, 4> rawNull{};
-  // Bytes of each raw operand whose values the instruction reads (its page's
-  // layout; 0: none, as for a destination).
-  std::array<uint32_t, 4> rawRead{};
+  // The register bytes of its raw operands the instruction reads and writes:
+  // the row's effects (Access) and footprints, at the operands' offsets.
+  const InstrDesc* row = nullptr;
+  std::array<ByteRange, 4> rawReads{}, rawWrites{};
+  uint8_t numRawReads = 0, numRawWrites = 0;
 
   // Control
   uint32_t target = 0;  // instruction index of the label
