@@ -81,7 +81,7 @@ constexpr InstrDesc kRows[] = {
         {fSub, fExec, fPred, fOp, raw("Addresses", 0, R, kUQ, ExecQwords), raw("Src0", 2, R, 0, AtomicData, kNullOk),
          raw("Src1", 3, R, 0, AtomicData, kNullOk), raw("Dst", 1, W, 0, AtomicData, kNullOk)}),
     // SVM_GATHER4_SCALED / SVM_SCATTER4_SCALED pages: exec 8, 16; Address UQ scalar; Element_offset UQ.
-    // IGC spells them svm_gather4scaled / svm_scatter4scaled (spec-decisions M16).
+    // IGC spells them svm_gather4scaled / svm_scatter4scaled (spec-decisions M10).
     mem(Opcode::SVM, 6, "svm_gather4scaled", "SVM_GATHER4_SCALED", kExec8or16, kMayLoad, Syntax::Generic,
         {fSub, fExec, fPred, suffixEnum("Channels", 0, kChannels, 1, 15), zero(2, "Scale"), scalarSrc("Address", 0, kUQ),
          raw("Element_offset", 1, R, kUQ, ExecQwords), raw("Dst", 2, W, kData32, Scatter4Src)}),

@@ -47,6 +47,7 @@ bool peekSuffix(TextReader& r, std::string_view s) { return r.peek().is('.') && 
 uint64_t enumValue(TextReader& r, const InstrDesc& d, const Token& t, const char* field) {
   const FieldDesc& f = d.fields[d.findName(field)];
   if (auto v = f.names->valueOf(t.text)) return *v;
+  if (t.kind == Tok::Int && t.intVal <= 0xff) return t.intVal;  // the field's bits (MEDIA_LD page: "<mods> is the bits")
   std::string choices;
   for (unsigned i = 0; i < f.names->count; ++i) choices += (choices.empty() ? "" : ", ") + std::string(f.names->names[i].text);
   r.fail(t, fmt::format("invalid {} '{}' of '{}' (expected {})", f.name, t.text, d.mnemonic, choices));

@@ -1,7 +1,7 @@
 // The legacy data-port memory messages (family M), each as its page's
 // pseudo-code: GATHER4_SCALED, DWORD_ATOMIC, the SVM family, OWORD_LD/ST,
 // OWORD_LD_UNALIGNED, GATHER/SCATTER and QW_GATHER. The decisions the pages
-// leave open are docs/spec-decisions.md M1..M18. MEDIA_LD/ST and the typed
+// leave open are docs/spec-decisions.md M1..M15. MEDIA_LD/ST and the typed
 // messages have no semantics (M15): a launch's surfaces have no shape or format.
 #include <algorithm>
 #include <array>
@@ -278,7 +278,7 @@ void svm4Scaled(Exec& e) {
 template <bool kStore, class At>
 void blockDwords(Exec& e, int data, unsigned owords, At at) {
   e.countLanes(1);
-  const unsigned n = owords * 4;
+  const unsigned n = std::min(owords, 16u) * 4;  // (the verifier allows 16 at most)
   std::array<uint32_t, 16 * 4> v{};
   for (unsigned k = 0; k < n; ++k) {
     const Target t = at(4 * k);
