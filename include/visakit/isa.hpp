@@ -115,6 +115,11 @@ enum class Footprint : uint8_t {
   QwSrc,          // num_blocks * exec_size qwords
   Urb8Dwords,     // first 8 dwords
   UrbVertexData,  // num_out GRFs
+  Owords,         // OWORD_LD/ST, SVM_BLOCK_LD/ST: 16 << (Size or Properties & 7) bytes
+  SvmData,        // SVM_GATHER/SCATTER: num_blocks * exec_size * block_size (1-byte: exec_size * max(4, num_blocks))
+  AtomicData,     // exec_size dwords, qwords for a 64-bit atomic (Op bit 6)
+  GatherElts,     // GATHER/SCATTER: 8, 16 or 1 dwords (Num_elts bits 0-1)
+  MediaBlock,     // MEDIA_LD/ST: block_height * register pitch
 };
 
 enum FieldFlags : uint16_t {
@@ -174,7 +179,7 @@ enum InstrProps : uint32_t {
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function };
+enum class Syntax : uint8_t { Generic, Label, Function, Mem };
 
 constexpr size_t kMaxFields = 24;
 

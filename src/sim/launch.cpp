@@ -281,7 +281,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     bindingOf[*id] = static_cast<int>(i);
   }
   for (uint32_t id = 0; id < numSurf; ++id)
-    if (id != kSurfSlm && use.usesSurface[id] && bindingOf[id] < 0 && !use.stateSet[id]) {
+    // An unbound %scratch is the stateless space (spec-decisions M1).
+    if (id != kSurfSlm && id != kSurfScratch && use.usesSurface[id] && bindingOf[id] < 0 && !use.stateSet[id]) {
       std::string n = surfaceDisplayName(k, id);
       return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
     }

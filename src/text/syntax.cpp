@@ -3,11 +3,14 @@
 
 namespace visakit::text {
 
+const CustomSyntax* memSyntax();  // syntax_mem.cpp
+
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Mem: return memSyntax();
   }
   return nullptr;
 }
