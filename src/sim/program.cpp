@@ -143,6 +143,16 @@ Program decode(const Kernel& k, unsigned grfSize) {
       if (store && id < p.writesSurface.size()) p.writesSurface[id] = 1;
       if (id == kSurfSlm) p.usesSlm = true;
     }
+    // Indirect, address and address-of operands: the reference tier runs the kernel.
+    bool plainOperands = true;
+    for (int fi = 0; desc && fi < desc->numFields; ++fi)
+      if (desc->fields[fi].kind == FieldKind::Vec && inst.f[fi].kind != Operand::Kind::General &&
+          inst.f[fi].kind != Operand::Kind::Immediate && inst.f[fi].kind != Operand::Kind::Predicate)
+        plainOperands = false;
+    if (!plainOperands) {
+      if (p.unsupported.empty()) p.unsupported = desc->mnemonic;
+      continue;
+    }
     switch (inst.op) {
       case Opcode::ADD: case Opcode::MUL: case Opcode::AND: case Opcode::OR: case Opcode::XOR: case Opcode::NOT:
       case Opcode::SHL: case Opcode::SHR: case Opcode::MOV: case Opcode::SEL: case Opcode::SETP: case Opcode::CMP:
