@@ -3,11 +3,14 @@
 
 namespace visakit::text {
 
+const CustomSyntax& aluSyntax();  // syntax_alu.cpp
+
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Alu: return &aluSyntax();
   }
   return nullptr;
 }
