@@ -4,6 +4,7 @@
 namespace visakit::text {
 
 const CustomSyntax* memSyntax();  // syntax_mem.cpp
+const CustomSyntax& aluSyntax();  // syntax_alu.cpp
 
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
@@ -11,6 +12,7 @@ const CustomSyntax* customSyntax(Syntax s) {
     case Syntax::Label:
     case Syntax::Function: return nullptr;
     case Syntax::Mem: return memSyntax();
+    case Syntax::Alu: return &aluSyntax();
   }
   return nullptr;
 }

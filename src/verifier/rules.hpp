@@ -46,5 +46,6 @@ struct RowRule {
 // Each family's rules (rules_*.cpp).
 std::span<const RowRule> coreRules();
 std::span<const RowRule> memRules();
+std::span<const RowRule> aluRules();
 
 }  // namespace visakit
