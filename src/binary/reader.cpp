@@ -135,7 +135,8 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
     if (cls == kClassImmediate && mod != 0) fail(at, "an immediate operand cannot have a modifier");
     o.mod = static_cast<Mod>(mod);
   }
-  auto region = [&](bool isDst, bool vxh = false) {  // vxh: an indirect source may leave the vertical stride absent
+  // vxh: an indirect source may leave the vertical stride absent (VxH, chapter 5 "Indirect Operands").
+  auto region = [&](bool isDst, bool vxh = false) {
     size_t rAt = c.pos();
     uint16_t r = c.u16("region");
     if (r & 0xf000) fail(rAt, fmt::format("region 0x{:04x} has reserved bits 12-15 set", r));
@@ -368,7 +369,7 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
   if (counted != ~uint64_t{0} && counted > 0) {
     int slots = 0;
     for (int i = 0; i < d->numFields; ++i) slots += (d->fields[i].flags & kCounted) != 0;
-    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C30)", d->mnemonic, slots + counted,
+    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C10)", d->mnemonic, slots + counted,
                            slots));
   }
 }

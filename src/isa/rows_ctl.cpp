@@ -73,7 +73,7 @@ constexpr InstrDesc kRows[] = {
      .sat = false, .page = "FADDR", .numFields = 2,
      .fields = {stringField(2, "Func_id", 0), vecDst(types(T::UD, T::UQ), kG | kI, 1)}},
     // SWITCHJMP page: Exec_size (1), Num_labels [1..32], Index (scalar, unsigned), Label0 .. Label(Num_labels-1).
-    // visakit holds at most 21 labels (the IR's operand slots; spec-decisions C30).
+    // visakit holds at most 21 labels (the IR's operand slots; spec-decisions C10).
     {.op = Opcode::SWITCHJMP, .mnemonic = "switchjmp", .pageMnemonic = "SWITCHJMP", .cls = InstrClass::Control,
      .execSizes = execBit(1), .sat = false, .page = "SWITCHJMP", .props = kControl, .syntax = Syntax::Ctl,
      .numFields = 24,
@@ -88,7 +88,7 @@ constexpr InstrDesc kRows[] = {
     {.op = Opcode::SBARRIER, .mnemonic = "sbarrier", .pageMnemonic = "SBARRIER", .cls = InstrClass::Sync,
      .execSizes = kAllExec, .sat = false, .page = "SBARRIER", .props = kBarrier, .numFields = 1,
      .fields = {suffixEnum("Mode", 0, kBarrierModes, 0, 1)}},
-    // NBARRIER (IGC 12504's form, spec-decisions C32): Mode, Id (UB), Num_threads (UB);
+    // NBARRIER (IGC 12504's form, spec-decisions C12): Mode, Id (UB), Num_threads (UB);
     // nbarrier.wait carries its Id again in place of the count.
     {.op = Opcode::NBARRIER, .mnemonic = "nbarrier", .pageMnemonic = "NBARRIER", .cls = InstrClass::Sync,
      .execSizes = kAllExec, .sat = false, .page = "NBARRIER", .props = kBarrier, .syntax = Syntax::Ctl, .numFields = 3,
@@ -127,7 +127,7 @@ constexpr InstrDesc kRows[] = {
      .fields = {ubField("Modifiers", 0, 1), fExec, fPred, FieldDesc{.kind = Int, .width = 4, .name = "ExMsgDesc"},
                 ubField("NumSrc", 1, 15), ubField("NumDst", 0, 16), vecSrc("Desc", -1, kUD, kG | kImm, kScalar),
                 sendRaw("Src", R, RawSendSrc), sendRaw("Dst", W, RawSendDst, kNullOk)}},
-    // RAW_SENDS (IGC 12504's binary order: NumSrc0, NumSrc1, NumDst, then SFID; spec-decisions C33).
+    // RAW_SENDS (IGC 12504's binary order: NumSrc0, NumSrc1, NumDst, then SFID; spec-decisions C13).
     {.op = Opcode::RAW_SENDS, .mnemonic = "raw_sends", .pageMnemonic = "RAW_SENDS", .cls = InstrClass::Misc,
      .execSizes = kAllExec, .sat = false, .page = "RAW_SENDS", .props = kMayLoad | kMayStore | kSideEffect,
      .syntax = Syntax::Ctl, .aliases = "raw_sendsc|raw_sends_eot|raw_sendsc_eot", .numFields = 12,

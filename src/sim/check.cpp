@@ -121,7 +121,7 @@ namespace {
 // The shadow words an access of thread `me` (id + 1) meets: which are ordered
 // with it, and what a read makes of the reader word. Without barrier epochs
 // (perGroup 0) only 0 and `me` are ordered; with them, so is the word of
-// `me`'s group sealed at a barrier (RaceChecker, spec-decisions C23).
+// `me`'s group sealed at a barrier (RaceChecker, spec-decisions C3).
 struct Tokens {
   uint32_t me = 0;
   uint32_t perGroup = 0, group = 0;

@@ -65,7 +65,7 @@ class SameAddressChecker : public Observer {
 
 // Write/write and read/write of the same bytes by different threads.
 //
-// Barrier epochs (spec-decisions C23): threads of one thread group that met at
+// Barrier epochs (spec-decisions C3): threads of one thread group that met at
 // a barrier after an access do not race with it. With useBarriers(perGroup),
 // the accesses a group makes are logged (Observed::sinceBarrier) and, when
 // its threads meet at a barrier, barrier() seals the shadow words of the

@@ -900,7 +900,7 @@ class Parser {
     fail(t, fmt::format("use of undeclared surface '{}'", t.text));
   }
 
-  // `vxh`: an indirect source may be <width,hstride> (VxH: no vertical stride; IGC's printRegion), or
+  // vxh: an indirect source may also be <width,hs> (VxH: one address element per `width` lanes). Also the page's
   // <;width,hstride> (chapter 5 "Indirect Operands").
   Region region(bool dst, bool vxh = false) {
     Region r;
@@ -915,13 +915,22 @@ class Parser {
     };
     if (dst) {
       r.hs = val("horizontal stride");
-    } else if (vxh && (peek(1).is(',') || peek().is(';'))) {
-      if (peek().is(';')) next();
+    } else if (vxh && peek().is(';')) {  // <;width,hs>
+      next();
       r.w = val("width");
       expectPunct(',', "after the width");
       r.hs = val("horizontal stride");
     } else {
       r.vs = val("vertical stride");
+      if (vxh && peek().is(',')) {  // <width,hs>
+        next();
+        r.w = r.vs;
+        r.vs = kRegionNull;
+        if (r.w == 32) fail(cur_[-2], "invalid width 32 (expected 1, 2, 4, 8 or 16)");
+        r.hs = val("horizontal stride");
+        expectPunct('>', "to end the region");
+        return r;
+      }
       expectPunct(';', "after the vertical stride");
       r.w = val("width");
       expectPunct(',', "after the width");

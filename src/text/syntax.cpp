@@ -3,11 +3,16 @@
 
 namespace visakit::text {
 
+const CustomSyntax* memSyntax();  // syntax_mem.cpp
+const CustomSyntax& aluSyntax();  // syntax_alu.cpp
+
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Mem: return memSyntax();
+    case Syntax::Alu: return &aluSyntax();
     case Syntax::Ctl: return &ctlSyntax();
   }
   return nullptr;

@@ -129,7 +129,7 @@ void parseSwitchjmp(TextReader& r, const InstrDesc& d, Instruction& inst, const 
     const Token& t = r.peek();
     if (t.kind != Tok::Ident) r.fail(t, fmt::format("expected a label or ')', found {}", describe(t)));
     if (n == slots)
-      r.fail(t, fmt::format("switchjmp with more than {} labels: visakit holds at most {} (spec-decisions C30)", slots, slots));
+      r.fail(t, fmt::format("switchjmp with more than {} labels: visakit holds at most {} (spec-decisions C10)", slots, slots));
     r.field(d.fields[first + n], inst.f[first + n]);
     ++n;
   }

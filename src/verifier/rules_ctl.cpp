@@ -128,7 +128,7 @@ void movsClasses(RuleCtx& c) {
 
 // Scalar calls and returns "must be marked with {NoMask}" (CALL, FCALL,
 // IFCALL, FRET pages). Not RET: IGC ends every kernel with `ret (M1, 1)`
-// (spec-decisions C29).
+// (spec-decisions C9).
 void scalarCallNoMask(RuleCtx& c) {
   if (c.inst().execSize() == 1 && !emaskNoMask(c.inst().emask))
     c.error(c.inst().loc, fmt::format("a scalar {} must be marked NoMask (M1_NM; {} page)", c.row().mnemonic, c.row().page));
@@ -212,7 +212,7 @@ void switchjmpLabels(RuleCtx& c) {
 }
 
 // FENCE page: bit 7 is a software-only scheduling barrier that generates no
-// fence; with other bits set the text (fence_sw) cannot hold them (C28).
+// fence; with other bits set the text (fence_sw) cannot hold them (C8).
 void fenceMask(RuleCtx& c) {
   const Operand& m = c.field("Mask");
   if ((m.value & 0x80) && (m.value & 0x7f))
@@ -259,10 +259,7 @@ void nbarrierValues(RuleCtx& c) {
 }
 
 constexpr RowRule kRules[] = {
-    {Opcode::ADDR_ADD, -1, operands},   {Opcode::ADDR_ADD, -1, addrAddSrc0}, {Opcode::MOVS, -1, operands},
-    {Opcode::MOVS, -1, movsClasses},    {Opcode::MOV, -1, operands},         {Opcode::IFCALL, -1, operands},
-    {Opcode::FADDR, -1, operands},      {Opcode::SWITCHJMP, -1, operands},   {Opcode::NBARRIER, -1, operands},
-    {Opcode::WAIT, -1, operands},       {Opcode::RAW_SEND, -1, operands},    {Opcode::RAW_SENDS, -1, operands},
+    {Opcode::ADDR_ADD, -1, addrAddSrc0},  {Opcode::MOVS, -1, movsClasses},
     {Opcode::CALL, -1, scalarCallNoMask}, {Opcode::CALL, -1, callTarget},    {Opcode::FCALL, -1, scalarCallNoMask},
     {Opcode::IFCALL, -1, scalarCallNoMask}, {Opcode::FRET, -1, scalarCallNoMask},
     {Opcode::FCALL, -1, callSizes},     {Opcode::IFCALL, -1, callSizes},     {Opcode::SWITCHJMP, -1, switchjmpLabels},
@@ -272,6 +269,20 @@ constexpr RowRule kRules[] = {
 
 }  // namespace
 
-std::span<const RowRule> ctlRules() { return kRules; }
+// The rules above, and the operand rule for every row (of any family) with a field that may hold an
+// address, indirect, address-of or state operand.
+std::span<const RowRule> ctlRules() {
+  static const std::vector<RowRule> all = [] {
+    std::vector<RowRule> v(std::begin(kRules), std::end(kRules));
+    for (const InstrDesc& d : instructionTable())
+      for (const FieldDesc& f : d.fieldList())
+        if (f.kind == FieldKind::Vec && (f.classes & (kA | kI | kAO | kS))) {
+          v.push_back({d.op, d.subOp, operands});
+          break;
+        }
+    return v;
+  }();
+  return all;
+}
 
 }  // namespace visakit

@@ -159,7 +159,7 @@ TEST(CtlBinary, StringFieldsGoThroughTheStringPool) {
   EXPECT_NE(printText(m).find("    faddr \"other fn\" F(0,0)<1>\n"), std::string::npos);
 }
 
-// SWITCHJMP: visakit holds at most 21 labels (spec-decisions C30); text with more is an error.
+// SWITCHJMP: visakit holds at most 21 labels (spec-decisions C10); text with more is an error.
 TEST(CtlText, SwitchjmpLabelLimit) {
   std::string labels, defs;
   for (int i = 0; i < 22; ++i) {

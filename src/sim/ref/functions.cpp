@@ -1,4 +1,4 @@
-// Function calls in the reference tier (FCALL, IFCALL, FADDR pages; spec-decisions C22): the
+// Function calls in the reference tier (FCALL, IFCALL, FADDR pages; spec-decisions C2): the
 // functions a kernel may call, decoded beside it, each call's callee resolved by name.
 #include <algorithm>
 
@@ -55,13 +55,13 @@ bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, 
     const Kernel& pk = *p.kernel;
     for (RefInst& d : p.code) {
       const Instruction& inst = *d.inst;
-      // A function has no surfaces of its own: the launch binds the kernel's (C22).
+      // A function has no surfaces of its own: the launch binds the kernel's (C2).
       if (&p != &progs[0])
         for (int i = 0; i < d.row->numFields; ++i)
           if ((d.row->fields[i].kind == FieldKind::Surface && inst.f[i].id >= kNumPredefSurfaces) ||
               inst.f[i].kind == Operand::Kind::State) {
             err = fmt::format("function '{}', instruction #{}: uses a surface of its own (T{}); a called function may use "
-                              "only the predefined surfaces (spec-decisions C22)", pk.name, d.index, inst.f[i].id);
+                              "only the predefined surfaces (spec-decisions C2)", pk.name, d.index, inst.f[i].id);
             return false;
           }
       if (inst.op != Opcode::FCALL && inst.op != Opcode::FADDR) continue;

@@ -29,7 +29,7 @@ struct RefProgram {
 // ("not supported by the simulator: ...").
 bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err);
 // The kernel (progs[0]) and the functions it may call (FCALL, FADDR names, transitively), each
-// FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C22).
+// FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C2).
 bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, unsigned grfSize,
                   std::vector<RefProgram>& progs, std::string& err);
 

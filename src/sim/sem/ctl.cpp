@@ -3,7 +3,7 @@
 // SBARRIER, MOVS (surface state), ADDR_ADD (address registers), and the
 // instructions with nothing to simulate. NBARRIER, RAW_SEND and RAW_SENDS have
 // no semantics: a kernel using them is "not supported by the simulator"
-// (spec-decisions C32, C34).
+// (spec-decisions C12, C14).
 #include <array>
 #include <cstring>
 
@@ -17,30 +17,30 @@ namespace visakit::sim {
 namespace {
 
 // Nested calls a thread may make (recursion is not permitted: CALL page,
-// chapter 3; spec-decisions C21). Deeper is a failed run, not a host stack overflow.
+// chapter 3; spec-decisions C1). Deeper is a failed run, not a host stack overflow.
 constexpr size_t kMaxCallDepth = 1024;
 
 bool uniformTaken(const Exec& e) { return e.predBits() & 1; }
 
 // FENCE (a sequentially consistent simulation: every access is performed when
-// its instruction ends; C24), WAIT (a launch has no thread dependencies: every
-// TDR is invalid, WAIT page; C26), YIELD ("does not affect program correctness"),
+// its instruction ends; C4), WAIT (a launch has no thread dependencies: every
+// TDR is invalid, WAIT page; C6), YIELD ("does not affect program correctness"),
 // SAMPLR_CACHE_FLUSH (no sampler cache), FILE, LOC, LIFETIME (debug and
 // liveness information).
 void nothing(Exec&) {}
 
 // BARRIER page: the thread waits until every thread of its group has executed
-// a barrier; the interpreter releases the group (ref/run.cpp; C23).
+// a barrier; the interpreter releases the group (ref/run.cpp; C3).
 void barrier(Exec& e) { e.thread().atBarrier = true; }
 
 // SBARRIER page: .signal notifies, .wait waits for the others' signals. The
 // group's threads run one at a time until each waits or ends, so the wait is
-// where the thread stops, as at a BARRIER (C38).
+// where the thread stops, as at a BARRIER (C18).
 void sbarrier(Exec& e) {
   if (e.value(e.field("Mode")) == 0) e.thread().atBarrier = true;
 }
 
-// CALL page, chapter 3 "Subroutine and Function Calls" (C21): exec size 1 calls
+// CALL page, chapter 3 "Subroutine and Function Calls" (C1): exec size 1 calls
 // with every running lane if predicate element 0 is true; exec size N calls
 // with the running lanes that are enabled and predicated, if any. The caller's
 // lanes (running and parked) wait in the frame; EM and the call mask start as
@@ -65,7 +65,7 @@ void call(Exec& e) {
 }
 
 // SWITCHJMP page: a jump of every running lane to Label[Index]; an index out of
-// [0, Num_labels) ends the run (C31).
+// [0, Num_labels) ends the run (C11).
 void switchjmp(Exec& e) {
   RefThread& t = e.thread();
   e.countLanes(t.em);
@@ -80,7 +80,7 @@ void switchjmp(Exec& e) {
 
 // A state operand's element k (MOVS): the surface's binding-table index.
 // The simulator keeps one per surface variable, its element 0 (the one a
-// memory instruction's surface operand uses; C25).
+// memory instruction's surface operand uses; C5).
 bool stateElement(Exec& e, const Operand& o, unsigned k, const char* what) {
   if (o.col + k == 0) return true;
   e.thread().error = fmt::format("movs {} element {} of {}: the simulator keeps one binding-table index per state variable "
@@ -122,14 +122,14 @@ void movs(Exec& e) {
       continue;
     }
     if (!stateElement(e, dst, k, "writes")) return;
-    // A sampler's state: no instruction the simulator runs samples (C25).
+    // A sampler's state: no instruction the simulator runs samples (C5).
     if (dst.row == 0 && dst.id < t.surfState.size()) t.surfState[dst.id] = static_cast<uint32_t>(v[k]);
   }
 }
 
 // ADDR_ADD page: dst[i] = src0[i] + src1[i]; "the ADDR_ADD instruction is just
 // adding two integers representing GRF byte offsets". Address registers hold
-// 16 bits: the sum wraps (C27); &V is the variable's register byte address.
+// 16 bits: the sum wraps (C7); &V is the variable's register byte address.
 void addrAdd(Exec& e) {
   RefThread& t = e.thread();
   const uint32_t en = e.chEn();
@@ -164,7 +164,7 @@ void addrAdd(Exec& e) {
     if ((en >> k) & 1) e.setBits(d, k, r[k]);
 }
 
-// ---- functions (FCALL, IFCALL, FRET, FADDR pages; chapter 3; C22) ----
+// ---- functions (FCALL, IFCALL, FRET, FADDR pages; chapter 3; C2) ----
 
 constexpr unsigned kVarArg = 8, kVarRetval = 9, kVarSp = 10, kVarFp = 11;
 
@@ -180,7 +180,7 @@ void copyPredef(const RefProgram& from, std::vector<uint8_t>& fromRegs, const Re
   if (clear) std::memset(fromRegs.data() + a.offset, 0, std::min(bytes, a.bytes));
 }
 
-// The calling lanes of FCALL / IFCALL: as CALL's (C21).
+// The calling lanes of FCALL / IFCALL: as CALL's (C1).
 uint32_t functionCallers(Exec& e) {
   const RefThread& t = e.thread();
   return e.exec() == 1 ? (uniformTaken(e) ? t.em : 0) : (e.chEn() << e.inst().maskOff) & t.em;
@@ -252,7 +252,7 @@ void ifcall(Exec& e) {
 // FADDR page: a function's address is its place among the functions the kernel may call, from 1.
 void faddr(Exec& e) { e.storeInt(e.dst(), 0, e.inst().target); }
 
-// FRET page: as RET in a subroutine (C21) with the function's call mask; on return the first
+// FRET page: as RET in a subroutine (C1) with the function's call mask; on return the first
 // Return_size GRFs of %retval (FCALL page) and %sp, %fp go back to the caller, whose register
 // file and lanes come back. FRET outside a function ends the thread as RET does (E19).
 void fret(Exec& e) {
@@ -323,7 +323,7 @@ constexpr SemEntry kCtl[] = {
 
 }  // namespace
 
-// RET page in a called subroutine (C21): exec size 1 returns every lane if
+// RET page in a called subroutine (C1): exec size 1 returns every lane if
 // predicate element 0 is true; exec size N turns the enabled predicated lanes
 // off (EM and call mask) and returns when the call mask is empty. The caller's
 // EM and parked lanes come back; execution goes on after the CALL.

@@ -183,7 +183,7 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
   if (spaceId != batchSpace_) {
     endAccesses();
     batchSpace_ = spaceId;
-    // In a called function: reported at the kernel's FCALL / IFCALL that led there (C22).
+    // In a called function: reported at the kernel's FCALL / IFCALL that led there (C2).
     b.instIndex = t_.fcalls.empty() ? i_.index : t_.fcalls.front().ret - 1;
     b.spaceId = spaceId;
     b.space = &s;
@@ -238,7 +238,7 @@ Space& Exec::boundSurface(uint32_t& id) {
       id = target;
       return (*mem_.spaces)[target];
     }
-    // spec-decisions C25: a binding-table index the launch does not give ends the run.
+    // spec-decisions C5: a binding-table index the launch does not give ends the run.
     t_.error = "surface T" + std::to_string(id) + " has binding-table index " + std::to_string(bti) +
                " (set by a MOVS), which the launch's binding table does not give (--bti " + std::to_string(bti) + "=NAME)";
     return *mem_.noSpace;

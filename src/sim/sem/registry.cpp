@@ -10,7 +10,8 @@ namespace visakit::sim {
 SemFn semanticsOf(const InstrDesc& row) {
   static const std::vector<SemEntry> all = [] {
     std::vector<SemEntry> v;
-    for (auto family : {aluSemantics(), controlSemantics(), memorySemantics(), ctlSemantics()})
+    for (auto family : {aluSemantics(), aluExtSemantics(), controlSemantics(), memorySemantics(), memLegacySemantics(),
+                        ctlSemantics()})
       v.insert(v.end(), family.begin(), family.end());
     return v;
   }();

@@ -96,7 +96,7 @@ struct RefThread {
   // Set by a semantics function when the run cannot go on (the message; the
   // interpreter fails the run with it and the instruction's line).
   std::string error;
-  // Function calls (FCALL, IFCALL; spec-decisions C22): the program the thread runs and the
+  // Function calls (FCALL, IFCALL; spec-decisions C2): the program the thread runs and the
   // launch's programs (0 the kernel, then the functions it may call); the thread's ids, for a
   // callee's own register file; per call, the caller's state.
   const RefProgram* prog = nullptr;
@@ -234,8 +234,10 @@ struct SemEntry {
 };
 // Each family's entries (sem/*.cpp).
 std::span<const SemEntry> aluSemantics();
+std::span<const SemEntry> aluExtSemantics();
 std::span<const SemEntry> controlSemantics();
 std::span<const SemEntry> memorySemantics();
+std::span<const SemEntry> memLegacySemantics();
 std::span<const SemEntry> ctlSemantics();
 // RET inside a called subroutine (sem/ctl.cpp; CALL and RET pages, chapter 3).
 void returnFromCall(Exec& e);

@@ -1,0 +1,100 @@
+// What the plan passes know of a decoded instruction's effects: the register
+// bytes it reads and writes, from its row (Access, footprints) and its
+// decoded operands. Shared by the passes of this folder.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/fast/ctx.hpp"
+
+namespace visakit::sim::plan {
+
+// Register bytes an instruction writes (its destination), or an empty range (prefetch.cpp).
+ByteRange regWrites(const DInst& d);
+
+
+// An ALU instruction (its row neither loads, stores, branches nor is a label).
+inline bool aluInst(const Program&, const DInst& d) {
+  return d.fn && d.row && !d.row->has(InstrProps(kMayLoad | kMayStore | kControl | kNoExec));
+}
+
+// A NoMask, unpredicated ALU instruction that writes registers from registers
+// and immediates only: every lane runs, and its result depends on those bytes
+// alone (planStaticOffsets, planThreadStart).
+inline bool registerAlu(const Program& p, const DInst& d) {
+  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst.kind != DOperand::Kind::Reg) return false;
+  for (const DOperand& o : d.src)
+    if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None && o.kind != DOperand::Kind::Reg) return false;
+  return true;
+}
+
+// f(lo, hi) for the bytes [lo, hi) of each of the exec elements of register operand o.
+template <class F>
+void eachElement(const DOperand& o, unsigned exec, F f) {
+  for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+}
+
+// Sets the flags m[lo, hi) to v; bytes past m are left out.
+inline void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v) {
+  for (uint64_t b = lo; b < std::min<uint64_t>(hi, m.size()); ++b) m[b] = v;
+}
+
+// f(lo, hi) for the register bytes [lo, hi) instruction d may write: an ALU
+// destination's elements exactly, else regWrites.
+template <class F>
+void eachWrite(const Program& p, const DInst& d, F f) {
+  if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
+  if (aluInst(p, d)) {
+    if (d.dst.kind == DOperand::Kind::Reg) eachElement(d.dst, d.exec, f);
+    return;
+  }
+  const ByteRange w = regWrites(d);
+  if (w.hi > w.lo) f(w.lo, w.hi);
+}
+
+// f(lo, hi) for the register bytes [lo, hi) whose values instruction d may
+// read: an ALU source's elements; a memory instruction's scalar global offset
+// and raw operands (DInst::rawRead). Control instructions read predicates only.
+template <class F>
+void eachRead(const Program& p, const DInst& d, F f) {
+  if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
+  if (aluInst(p, d)) {
+    for (const DOperand& o : d.src)
+      if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, f);
+    return;
+  }
+  if (d.control || d.row->has(kNoExec)) return;
+  if (d.goff.kind == DOperand::Kind::Reg) f(d.goff.off[0], uint64_t{d.goff.off[0]} + 4);
+  for (unsigned r = 0; r < d.numRawReads; ++r) f(d.rawReads[r].lo, d.rawReads[r].hi);
+}
+
+// f(lo, hi) for the register bytes [lo, hi) instruction d writes whole when
+// it runs at the start of a thread, before any control instruction (the
+// execution mask is the dispatch mask): an unpredicated ALU destination, or a
+// load's raw destinations with every lane on (a load writes each enabled
+// channel, zero out of bounds, E2: GATHER_SCALED.md).
+template <class F>
+void eachWholeWrite(const Program& p, const DInst& d, uint32_t dispatchMask, F f) {
+  const uint32_t lanes = execMaskBits(d.exec);
+  if (!d.fn || d.predId || (!d.noMask && ((dispatchMask >> d.maskOff) & lanes) != lanes)) return;
+  if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, f);
+  if (d.row->has(kMayLoad) && !d.row->has(kAtomic))
+    for (unsigned w = 0; w < d.numRawWrites; ++w) f(d.rawWrites[w].lo, d.rawWrites[w].hi);
+}
+
+// A thread state to run instructions on at decode or launch: the register
+// file holds `image` (zero past it), every lane is on.
+inline std::unique_ptr<Ctx> scratchCtx(const Program& p, const std::vector<uint8_t>& image) {
+  auto c = std::make_unique<Ctx>();
+  c->prog = &p;
+  startState(c->t, p, image);
+  c->t.em = 0xffffffffu;
+  return c;
+}
+
+
+
+}  // namespace visakit::sim::plan

@@ -1,0 +1,233 @@
+// Decode once: Kernel -> Program (register-file layout, resolved operands,
+// one handler per instruction).
+#include "sim/fast/program.hpp"
+
+#include "sim/fast/plan/plan.hpp"
+#include "sim/launch.hpp"
+
+#include <algorithm>
+#include <array>
+#include <memory>
+#include <optional>
+
+#include "sim/fast/ctx.hpp"
+
+namespace visakit::sim {
+
+void layoutVars(const Kernel& k, unsigned grf, Program& p) {
+  Layout l = layoutVars(k, grf);
+  p.vars = std::move(l.vars);
+  p.usedBytes = l.usedBytes;
+  p.regBytes = l.regBytes;
+}
+
+DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool dst, bool scalar) {
+  DOperand d;
+  d.mod = o.mod;
+  switch (o.kind) {
+    case Operand::Kind::Predicate:
+      d.kind = DOperand::Kind::Pred;
+      d.predId = static_cast<uint16_t>(o.id);
+      d.type = Type::BOOL;
+      return d;
+    case Operand::Kind::Immediate: {
+      d.kind = DOperand::Kind::Imm;
+      d.type = o.type;
+      d.imm[0] = o.value;
+      if (o.type == Type::V || o.type == Type::UV) {
+        // Chapter 5 "Immediate Operands": 8 elements of W (V) / UW (UV), 4 bits each.
+        d.type = o.type == Type::V ? Type::W : Type::UW;
+        d.immPeriod = 8;
+        for (unsigned k = 0; k < 8; ++k) {
+          uint64_t nib = (o.value >> (4 * k)) & 15;
+          if (o.type == Type::V && (nib & 8)) nib |= 0xfff0;
+          d.imm[k] = nib;
+        }
+      } else if (o.type == Type::VF) {
+        // 4 restricted 8-bit floats -> F.
+        d.type = Type::F;
+        d.immPeriod = 4;
+        for (unsigned k = 0; k < 4; ++k)
+          d.imm[k] = std::bit_cast<uint32_t>(vfToFloat(static_cast<uint8_t>(o.value >> (8 * k))));
+      }
+      return d;
+    }
+    case Operand::Kind::General: {
+      if (o.id == kVarNull && dst) {
+        d.kind = DOperand::Kind::Null;
+        return d;
+      }
+      const VarSlot& s = o.id < p.vars.size() ? p.vars[o.id] : VarSlot{};
+      d.kind = DOperand::Kind::Reg;
+      d.type = s.type;
+      unsigned ts = typeSize(s.type);
+      // Chapter 5 "Region-based Addressing": first element R * (GRF/size) + C.
+      uint32_t base = s.offset + o.row * p.grfSize + o.col * ts;
+      auto val = [](uint8_t v) -> unsigned { return v == kRegionNull ? 0 : v; };
+      for (unsigned k = 0; k < 32; ++k) {
+        uint32_t elt;
+        if (scalar || k >= exec) elt = 0;
+        else if (dst) elt = k * val(o.region.hs);
+        else {
+          unsigned w = std::max(1u, val(o.region.w));
+          elt = (k / w) * val(o.region.vs) + (k % w) * val(o.region.hs);
+        }
+        d.off[k] = base + elt * ts;
+      }
+      bool contig = true, bcast = true;
+      for (unsigned k = 0; k < exec && k < 32; ++k) {
+        contig = contig && d.off[k] == base + k * ts;
+        bcast = bcast && d.off[k] == base;
+      }
+      d.shape = contig ? DOperand::Shape::Contig : bcast ? DOperand::Shape::Bcast : DOperand::Shape::Gen;
+      return d;
+    }
+    default: return d;
+  }
+}
+
+uint32_t rawOffset(const Program& p, const Operand& o) {
+  if (o.id >= p.vars.size()) return 0;
+  return p.vars[o.id].offset + o.offset;
+}
+
+int fieldIndex(const InstrDesc& d, std::string_view name) {
+  for (int i = 0; i < d.numFields; ++i)
+    if (name == d.fields[i].name) return i;
+  return -1;
+}
+
+void decodeMemory(const Program& p, const Instruction& inst, DInst& d, std::initializer_list<const char*> raws) {
+  const InstrDesc& desc = *lookup(inst.op);
+  if (int s = desc.find(FieldKind::Surface); s >= 0) d.surface = inst.f[s].id;
+  if (int g = fieldIndex(desc, "Offset"); g >= 0 && desc.fields[g].kind == FieldKind::Vec)
+    d.goff = decodeVector(p, inst.f[g], d.exec, false, true);
+  if (int nb = desc.findName("Num_blocks"); nb >= 0) d.numBlocks = static_cast<uint8_t>(1u << (inst.f[nb].value & 3));
+  if (int ch = desc.findName("Channels"); ch >= 0) d.chMask = static_cast<uint8_t>(inst.f[ch].value & 15);
+  size_t r = 0;
+  for (const char* name : raws) {
+    int i = fieldIndex(desc, name);
+    if (i >= 0 && r < d.raw.size()) {
+      d.rawNull[r] = inst.f[i].id == kVarNull;
+      d.raw[r] = rawOffset(p, inst.f[i]);
+    }
+    ++r;
+  }
+}
+
+namespace {
+
+// The fast forms: each instruction the fast tier runs, and how it is decoded
+// into a DInst (its handlers). Any other row runs in the reference tier.
+using FastDecoder = void (*)(const Program&, const Instruction&, const std::vector<uint32_t>& labelPos, DInst&);
+struct FastForm {
+  Opcode op;
+  FastDecoder decode;
+};
+void aluForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeAlu(p, i, d); }
+template <void (*F)(const Program&, const Instruction&, DInst&)>
+void memoryForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { F(p, i, d); }
+constexpr FastForm kFastForms[] = {
+    {Opcode::ADD, aluForm}, {Opcode::MUL, aluForm}, {Opcode::AND, aluForm}, {Opcode::OR, aluForm},
+    {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
+    {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
+    {Opcode::LABEL, decodeControl}, {Opcode::JMP, decodeControl}, {Opcode::GOTO, decodeControl},
+    {Opcode::RET, decodeControl},
+    {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
+    {Opcode::SCATTER_SCALED, memoryForm<decodeScatterScaled>},
+    {Opcode::SCATTER4_SCALED, memoryForm<decodeScatter4Scaled>},
+    {Opcode::QW_SCATTER, memoryForm<decodeQwScatter>},
+    {Opcode::URB_WRITE, memoryForm<decodeUrbWrite>},
+};
+FastDecoder fastForm(const InstrDesc& row) {
+  if (row.subOp >= 0) return nullptr;
+  for (const FastForm& f : kFastForms)
+    if (f.op == row.op) return f.decode;
+  return nullptr;
+}
+
+}  // namespace
+
+Program decode(const Kernel& k, unsigned grfSize) {
+  Program p;
+  p.kernel = &k;
+  p.grfSize = grfSize;
+  layoutVars(k, grfSize, p);
+  p.numPreds = static_cast<uint32_t>(k.preds.size());
+  const KernelUse use = kernelUse(k);
+  p.usesSurface = use.usesSurface;
+  p.writesSurface = use.writesSurface;
+  p.usesSlm = use.usesSlm;
+  p.usesUrb = use.usesUrb;
+  std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
+  for (uint32_t i = 0; i < k.code.size(); ++i) {
+    const InstrDesc* row = rowOf(k.code[i]);
+    if (row && row->has(kJoin) && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
+  }
+  p.code.resize(k.code.size());
+  for (uint32_t i = 0; i < k.code.size(); ++i) {
+    const Instruction& inst = k.code[i];
+    const InstrDesc* desc = rowOf(inst);
+    DInst& d = p.code[i];
+    d.index = i;
+    d.row = desc;
+    d.exec = static_cast<uint8_t>(inst.execSize());
+    d.maskOff = static_cast<uint8_t>(emaskOffset(inst.emask));
+    d.noMask = emaskNoMask(inst.emask);
+    d.predId = inst.pred.id;
+    d.predCtl = inst.pred.control;
+    d.predInv = inst.pred.invert;
+    d.sat = inst.sat;
+    const FastDecoder form = desc ? fastForm(*desc) : nullptr;
+    // Operands the fast forms do not read (address registers, indirect,
+    // address-of, surface state): the reference tier runs the kernel.
+    bool plainOperands = true;
+    for (const Operand& o : inst.f)
+      plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
+                       o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
+    if (!form || !plainOperands) {
+      if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
+      continue;
+    }
+    // The raw operands' register bytes, from the row's effects and footprints.
+    for (int fi = 0; fi < desc->numFields; ++fi) {
+      const FieldDesc& f = desc->fields[fi];
+      const Operand& o = inst.f[fi];
+      if (f.kind != FieldKind::Raw || o.id == kVarNull) continue;
+      const uint32_t lo = rawOffset(p, o);
+      const ByteRange r{lo, lo + rawFootprint(*desc, inst, fi, grfSize)};
+      if ((f.access == Access::Read || f.access == Access::ReadWrite) && d.numRawReads < d.rawReads.size())
+        d.rawReads[d.numRawReads++] = r;
+      if ((f.access == Access::Write || f.access == Access::ReadWrite) && d.numRawWrites < d.rawWrites.size())
+        d.rawWrites[d.numRawWrites++] = r;
+    }
+    d.storeAccess = desc->has(kMayStore);
+    form(p, inst, labelPos, d);
+  }
+  p.codeEnd = static_cast<uint32_t>(p.code.size());
+  for (const DInst& d : p.code)
+    if (d.control && d.target <= d.index && d.row->find(FieldKind::Label) >= 0) p.loops = true;  // a branch back
+  // A one-lane CMP right before a JMP ends its straight-line run, as a tail
+  // that does both (chapter 3: the JMP reads the predicate the CMP just wrote).
+  for (size_t i = 0; i + 1 < p.code.size(); ++i)
+    if (p.code[i].cmpJmpFn && k.code[i + 1].op == Opcode::JMP) {
+      p.code[i].tailFn = p.code[i].cmpJmpFn;
+      p.code[i].tailSteps = 2;
+    }
+  for (size_t i = p.code.size(); i-- > 0;) {
+    DInst& d = p.code[i];
+    if (d.control) d.tailFn = d.fn;
+    d.straight = d.tailFn ? 0 : 1 + (i + 1 < p.code.size() ? p.code[i + 1].straight : 0);
+  }
+  planStaticOffsets(p);
+  planPrefetch(p);
+  return p;
+}
+
+void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& image) {
+  t.regs.assign(std::max<size_t>(p.regBytes, image.size()), 0);
+  std::copy(image.begin(), image.end(), t.regs.begin());
+  t.preds.assign(p.numPreds + 1, 0);
+}
+
+}  // namespace visakit::sim
