@@ -115,6 +115,7 @@ enum class Footprint : uint8_t {
   QwSrc,          // num_blocks * exec_size qwords
   Urb8Dwords,     // first 8 dwords
   UrbVertexData,  // num_out GRFs
+  Lsc,            // LSC messages: from the data shape and address size (isa/lsc.hpp)
 };
 
 enum FieldFlags : uint16_t {
@@ -173,7 +174,7 @@ enum InstrProps : uint32_t {
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function };
+enum class Syntax : uint8_t { Generic, Label, Function, Lsc };
 
 constexpr size_t kMaxFields = 24;
 

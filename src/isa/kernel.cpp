@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/lsc.hpp"
+
 namespace visakit {
 
 bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes) const {
@@ -56,6 +58,7 @@ uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, un
     case Footprint::Urb8Dwords: return 32;
     // URB_WRITE: "num_out GRFs".
     case Footprint::UrbVertexData: return value("Num_out") * grfSize;
+    case Footprint::Lsc: return lsc::footprint(d, inst, field, grfSize);
     case Footprint::None: break;
   }
   return 0;

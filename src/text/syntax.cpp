@@ -3,11 +3,14 @@
 
 namespace visakit::text {
 
+const CustomSyntax* lscSyntax();  // syntax_lsc.cpp
+
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Lsc: return lscSyntax();
   }
   return nullptr;
 }

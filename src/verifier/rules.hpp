@@ -45,5 +45,6 @@ struct RowRule {
 };
 // Each family's rules (rules_*.cpp).
 std::span<const RowRule> coreRules();
+std::span<const RowRule> lscRules();
 
 }  // namespace visakit
