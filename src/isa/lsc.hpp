@@ -114,9 +114,9 @@ struct Block2dLayout {
   unsigned esize = 1;        // sizeof(T)
   unsigned perDword = 1;     // elems_per_dword (0 for d64)
   unsigned perReg = 1;       // elems_per_reg
-  unsigned rowPitch = 1;     // grf_row_pitch
-  unsigned blockSize = 1;    // grf_block_size
-  unsigned blockPitch = 1;   // grf_block_pitch
+  uint64_t rowPitch = 1;     // grf_row_pitch
+  uint64_t blockSize = 1;    // grf_block_size
+  uint64_t blockPitch = 1;   // grf_block_pitch
 };
 Block2dLayout block2dLayout(uint64_t dataSize, bool transpose, unsigned width, unsigned height, unsigned grf);
 

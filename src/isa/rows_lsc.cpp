@@ -230,7 +230,7 @@ Block2dLayout block2dLayout(uint64_t dataSize, bool transpose, unsigned width, u
   l.perDword = 4 / l.esize;
   l.perReg = std::max(1u, grf / l.esize);
   const unsigned rowSize = transpose ? height : width;
-  l.rowPitch = static_cast<unsigned>(roundUpPow2(rowSize));
+  l.rowPitch = roundUpPow2(rowSize);
   l.blockSize = l.rowPitch * (transpose ? width : height);
   l.blockPitch = (l.blockSize + l.perReg - 1) / l.perReg * l.perReg;
   return l;
@@ -249,7 +249,7 @@ uint32_t footprint(const InstrDesc& d, const Instruction& inst, int field, unsig
     const Block2dLayout l = block2dLayout(value("DataSize"), value("DataOrder") == kTranspose,
                                           static_cast<unsigned>(value("BlockWidth")), static_cast<unsigned>(value("BlockHeight")), grf);
     const uint64_t blocks = name == "DstData" ? value("Blocks") : 1;
-    return static_cast<uint32_t>(blocks * l.blockPitch * l.esize);
+    return static_cast<uint32_t>(std::min<uint64_t>(blocks * l.blockPitch * l.esize, 0xffffffffu));
   }
   if (op.form == Form::TypedBlock2d) {
     // "each row starts at row_id*register_pitch bytes and BlockWidth bytes are returned";

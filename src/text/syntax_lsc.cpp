@@ -85,6 +85,10 @@ class Reader {
 
   Operand& f(const char* name) {
     int i = d_->findName(name);
+    if (i < 0) {  // not reached: each form names its own row's fields
+      static thread_local Operand scratch;
+      return scratch = Operand{};
+    }
     return inst_.f[static_cast<size_t>(i)];
   }
   bool has(const char* name) const { return d_->findName(name) >= 0; }
@@ -543,7 +547,11 @@ class Printer {
  public:
   Printer(const Kernel& k, const InstrDesc& d, const Instruction& inst) : k_(k), d_(d), inst_(inst) {}
 
-  const Operand& f(const char* name) const { return inst_.f[static_cast<size_t>(d_.findName(name))]; }
+  const Operand& f(const char* name) const {
+    static const Operand kNone{};
+    int i = d_.findName(name);
+    return i < 0 ? kNone : inst_.f[static_cast<size_t>(i)];
+  }
   uint64_t v(const char* name) const { return d_.findName(name) >= 0 ? f(name).value : 0; }
 
   std::string rawText(const Operand& o) const {

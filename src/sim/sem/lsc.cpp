@@ -22,7 +22,7 @@ uint64_t val(const Exec& e, const char* name) {
 // AddrSize is "the number of bits per address": the address arithmetic wraps there (L5).
 uint64_t wrapAddr(uint64_t a, uint64_t as) { return as == kA16 ? a & 0xffff : as == kA32 ? a & 0xffffffffu : a; }
 
-// Where the elements of a message are (L8, L9, L10): the page's
+// Where the elements of a message are (L8, L9, L18, L19, L20): the page's
 //   Base = flat ? 0 : bss ? BindlessSurfaceStateHeap[Surface] : ss ? SurfaceStateHeap[Surface]
 //        : bti ? BindingTable[Surface] : arg ? IndirectDataBase
 // as visakit's spaces: .slm is the group's SLM at the offset; flat .ugm/.ugml
@@ -311,7 +311,8 @@ void loadStatus(Exec& e) {
 // Y + y and X + b*W + x.
 template <class F, class Z>
 void block2dWalk(const Block2dLayout& l, unsigned blocks, unsigned W, unsigned H, bool transpose, bool transform, F f, Z z) {
-  const unsigned epd = l.perDword, rp = l.rowPitch, bp = l.blockPitch;
+  // (the verifier bounds the block by DstData's footprint: these fit in 32 bits)
+  const auto epd = l.perDword, rp = static_cast<unsigned>(l.rowPitch), bp = static_cast<unsigned>(l.blockPitch);
   for (unsigned b = 0; b < blocks; ++b) {
     const unsigned base = b * bp;
     if (!transpose && !transform) {
@@ -338,7 +339,7 @@ void block2dWalk(const Block2dLayout& l, unsigned blocks, unsigned W, unsigned H
         z(base + x * rp + H * epd, epd * (rp - H));
       }
     }
-    z(base + l.blockSize, bp - l.blockSize);  // pad out GRF for this block
+    z(base + static_cast<unsigned>(l.blockSize), bp - static_cast<unsigned>(l.blockSize));  // pad out GRF for this block
   }
 }
 
