@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "cl/patch_tokens.hpp"
+#include "cl/progbin.hpp"
 #include "visakit/sim.hpp"
 #include "visakit/visakit.hpp"
 
@@ -93,6 +95,30 @@ inline void run(const uint8_t* data, size_t size) {
     for (size_t i = 0; i < surfaces.size(); ++i)
       if (surfaces[i].bytes != unfolded[i].bytes) std::abort();
   }
+}
+
+// The same bytes as .cos text and as a .progbin. A failure is an error naming the file; a
+// .progbin that reads one byte shorter must fail (every size in it is exact).
+inline void patchTokens(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  cl::CosFile cos;
+  std::string err;
+  if (!cl::parseCos(text, "fuzz", cos, err)) {
+    if (err.rfind("fuzz:", 0) != 0 || err.find(": error: ") == std::string::npos) std::abort();
+  } else {
+    for (const auto& a : cos.kernel.pointerArgs) (void)cl::bindingTableIndex(cos.kernel, a.surfaceStateHeapOffset);
+  }
+  std::span<const uint8_t> bytes(data, size);
+  cl::ProgramBinary prog;
+  if (!cl::parseProgbin(bytes, "fuzz", prog, err)) {
+    if (err.rfind("fuzz: error: ", 0) != 0 || err.find("byte ") == std::string::npos) std::abort();
+    return;
+  }
+  for (const auto& k : prog.kernels) {
+    for (uint32_t ss : k.bindingTable()) (void)cl::bindingTableIndex(k.patchList, ss, k.surfaceStateHeap);
+  }
+  cl::ProgramBinary shorter;
+  if (size > 0 && cl::parseProgbin(bytes.first(size - 1), "fuzz", shorter, err)) std::abort();
 }
 
 }  // namespace visakit::fuzz

@@ -4,8 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 vk=${1:-build/default/visakit}
-rm -rf fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run
-mkdir -p fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run
+rm -rf fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run fuzz/corpus/patch_tokens
+mkdir -p fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run fuzz/corpus/patch_tokens
 for f in examples/*.visaasm tests/sim/cases/*.visaasm tests/verify/cases/*.visaasm tests/binary/*.visaasm; do
   [ -f "$f" ] || continue
   cp "$f" "fuzz/corpus/text/$(basename "$(dirname "$f")")_$(basename "$f")"
@@ -16,4 +16,7 @@ for f in examples/*.visaasm tests/sim/cases/*.visaasm; do
   "$vk" asm "$f" -o "fuzz/corpus/binary/$(basename "${f%.visaasm}").isa" 2>/dev/null || true
 done
 cp tests/fixtures/igc-isa/*.isa fuzz/corpus/binary/
-echo "text: $(ls fuzz/corpus/text | wc -l) seeds, binary: $(ls fuzz/corpus/binary | wc -l), run: $(ls fuzz/corpus/run | wc -l)"
+for f in tests/fixtures/cl-dumps/*/*.cos tests/fixtures/cl-dumps/*/*.progbin; do
+  cp "$f" "fuzz/corpus/patch_tokens/$(basename "$(dirname "$f")")_$(basename "$f")"
+done
+echo "text: $(ls fuzz/corpus/text | wc -l) seeds, binary: $(ls fuzz/corpus/binary | wc -l), run: $(ls fuzz/corpus/run | wc -l), patch_tokens: $(ls fuzz/corpus/patch_tokens | wc -l)"

@@ -115,6 +115,11 @@ enum class Footprint : uint8_t {
   QwSrc,          // num_blocks * exec_size qwords
   Urb8Dwords,     // first 8 dwords
   UrbVertexData,  // num_out GRFs
+  Owords,         // OWORD_LD/ST, SVM_BLOCK_LD/ST: 16 << (Size or Properties & 7) bytes
+  SvmData,        // SVM_GATHER/SCATTER: num_blocks * exec_size * block_size (1-byte: exec_size * max(4, num_blocks))
+  AtomicData,     // exec_size dwords, qwords for a 64-bit atomic (Op bit 6)
+  GatherElts,     // GATHER/SCATTER: 8, 16 or 1 dwords (Num_elts bits 0-1)
+  MediaBlock,     // MEDIA_LD/ST: block_height * register pitch
   Lsc,            // LSC messages: from the data shape and address size (isa/lsc.hpp)
 };
 
@@ -169,12 +174,13 @@ enum InstrProps : uint32_t {
   kNoExec = 128,      // no execution size (LABEL, FILE, LOC, ...): not a step of its own
   kSideEffect = 256,  // changes state that is not an operand (surface state, ...)
   kUrb = 512,         // its memory is the URB (not a surface)
+  kJoin = 1024,       // a place branches reach: lanes parked there rejoin (LABEL, SUBROUTINE)
 };
 
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function, Lsc };
+enum class Syntax : uint8_t { Generic, Label, Function, Mem, Lsc };
 
 constexpr size_t kMaxFields = 24;
 

@@ -191,7 +191,8 @@ struct Kernel {
                : nullptr;
   }
   // Element type and byte size of a general variable id (predefined or user).
-  bool varInfo(uint32_t id, Type& type, uint32_t& bytes) const;
+  // %r0 is one GRF: `grfSize` bytes (igc-dialect.md §4.1; pvc declares 16 dwords over it).
+  bool varInfo(uint32_t id, Type& type, uint32_t& bytes, unsigned grfSize = 32) const;
   // Name of a general variable id, as text prints it.
   std::string varName(uint32_t id) const;
   std::string surfaceName(uint32_t id) const;  // text spelling: %slm, T6

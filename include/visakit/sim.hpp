@@ -26,6 +26,29 @@ namespace visakit::sim {
 struct SurfaceBinding {
   std::string name;
   std::vector<uint8_t> bytes;  // input contents; replaced by the final contents
+  // Not a surface the kernel declares: memory the kernel reaches only through
+  // the binding table (LaunchConfig::bindingTable) or the stateless address
+  // space (LaunchConfig::addresses), named `name` in findings (an OpenCL buffer).
+  bool allocation = false;
+};
+
+// An explicit launch (visakit cl): the thread groups and each hardware
+// thread's start, the bytes of its GRF payload from r0 (chapter 3 "Thread
+// Payload": %r0 holds bytes [0, GRF); a general variable declared `.input V
+// offset=O size=S` holds bytes [O, O+S)) and its dispatch mask.
+class PayloadSource {
+ public:
+  virtual ~PayloadSource() = default;
+  virtual std::array<uint32_t, 3> groups() const = 0;
+  virtual uint32_t threadsPerGroup() const = 0;
+  // `grf` is sized by the caller (at least the highest input's end, zero-filled).
+  // `slot`: the thread's concurrency slot (0 .. host threads x threads per group - 1),
+  // for memory a thread owns while it runs (scratch).
+  virtual void threadStart(const std::array<uint32_t, 3>& group, uint32_t thread, uint32_t slot,
+                           std::vector<uint8_t>& grf, uint32_t& dispatchMask) const = 0;
+  // The %sr0 value of the thread running in concurrency slot `slot` (0 .. the
+  // launch's threads in flight - 1); nullopt: zero.
+  virtual std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const = 0;
 };
 
 constexpr uint64_t kDefaultMaxSteps = 10'000'000;
@@ -77,6 +100,9 @@ struct LaunchConfig {
   // The stateless address space (SVM, LSC flat, %scratch without a binding):
   // a bound surface's name and the address of its first byte.
   std::vector<std::pair<std::string, uint64_t>> addresses;
+  // An explicit launch: groups, threads per group and each thread's payload
+  // come from it (threads, groups, groupThreads, simd and args are not used).
+  const PayloadSource* payload = nullptr;
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
   std::vector<std::pair<std::string, std::string>> args;

@@ -43,5 +43,6 @@ Runner addFmt(CLI::App& app);
 Runner addAsm(CLI::App& app);
 Runner addDis(CLI::App& app);
 Runner addRun(CLI::App& app);
+Runner addCl(CLI::App& app);
 
 }  // namespace visakit::cli

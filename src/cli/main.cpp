@@ -7,7 +7,8 @@ int main(int argc, char** argv) {
   using namespace visakit::cli;
   installSignalHandlers();
   CLI::App app{"visakit: assemble, verify, encode, disassemble and run Intel vISA kernels on the CPU.\n"
-               "Exit codes: 0 success, 1 invalid input or failed run, 2 usage error, 3 --check findings."};
+               "Exit codes: 0 success, 1 invalid input or failed run, 2 usage error, 3 --check findings,\n"
+               "4 cl --compare differences."};
   app.require_subcommand(1);
   app.set_version_flag("--version", "visakit 0.1.0");
   std::vector<std::pair<CLI::App*, Runner>> cmds;
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   reg(addAsm);
   reg(addDis);
   reg(addRun);
+  reg(addCl);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -11,10 +11,10 @@
 
 namespace visakit {
 
-bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes) const {
+bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes, unsigned grfSize) const {
   if (const PredefVar* p = predefVar(id)) {
     type = p->type;
-    bytes = p->numElts * typeSize(p->type);
+    bytes = id == 7 ? grfSize : p->numElts * typeSize(p->type);  // %r0
     return true;
   }
   if (const GenVar* v = userVar(id)) {
@@ -58,6 +58,19 @@ uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, un
     case Footprint::Urb8Dwords: return 32;
     // URB_WRITE: "num_out GRFs".
     case Footprint::UrbVertexData: return value("Num_out") * grfSize;
+    // OWORD_LD/ST: "Number of owords"; SVM_BLOCK_LD/ST: Properties bits 0-2.
+    case Footprint::Owords: return 16u << ((value("Size") | value("Properties")) & 7);
+    // SVM_GATHER/SCATTER: dst[j*exec_size+i] of block_size bytes; 1-byte blocks: max(4, num_blocks) bytes per lane.
+    case Footprint::SvmData: {
+      const uint32_t nb = 1u << (value("Num_blocks") & 3), bs = value("Block_size") == 2 ? 8 : value("Block_size") == 1 ? 4 : 1;
+      return bs == 1 ? exec * std::max(4u, nb) : nb * exec * bs;
+    }
+    // DWORD/SVM/TYPED_ATOMIC: exec_size dwords (16-bit: unpacked), qwords for .64.
+    case Footprint::AtomicData: return exec * ((value("Op") & 0x40) ? 8 : 4);
+    // GATHER/SCATTER: Num_elts 0b00 8, 0b01 16, 0b10 1 elements (dwords).
+    case Footprint::GatherElts: return (value("Num_elts") & 3) == 1 ? 64 : (value("Num_elts") & 3) == 2 ? 4 : 32;
+    // MEDIA_LD/ST: Block_height rows of the register pitch (4, or the next power of 2 of Block_width).
+    case Footprint::MediaBlock: return value("Block_height") * std::max(4u, std::bit_ceil(value("Block_width")));
     case Footprint::Lsc: return lsc::footprint(d, inst, field, grfSize);
     case Footprint::None: break;
   }

@@ -31,11 +31,11 @@ constexpr InstrDesc kRows[] = {
                 FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kG | kP, .types = kNum},
                 src("Src0", 1, kNum, kArith), src("Src1", 2, kNum, kArith)}},
     {.op = Opcode::LABEL, .mnemonic = "label", .pageMnemonic = "LABEL", .cls = InstrClass::Control, .execSizes = kAllExec,
-     .sat = false, .page = "LABEL", .props = kNoExec, .syntax = Syntax::Label, .numFields = 1,
+     .sat = false, .page = "LABEL", .props = kNoExec | kJoin, .syntax = Syntax::Label, .numFields = 1,
      .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
     // SUBROUTINE page: starts a subroutine; printed '.function "NAME"' then 'NAME:'.
     {.op = Opcode::SUBROUTINE, .mnemonic = "func", .pageMnemonic = "SUBROUTINE", .cls = InstrClass::Control,
-     .execSizes = kAllExec, .sat = false, .page = "SUBROUTINE", .props = kNoExec, .syntax = Syntax::Function,
+     .execSizes = kAllExec, .sat = false, .page = "SUBROUTINE", .props = kNoExec | kJoin, .syntax = Syntax::Function,
      .numFields = 1, .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},
     {.op = Opcode::JMP, .mnemonic = "jmp", .pageMnemonic = "JMP", .cls = InstrClass::Control, .execSizes = kAllExec,
      .sat = false, .page = "JMP", .props = kControl, .numFields = 3, .fields = {fExec, fPred, label(0)}},

@@ -153,6 +153,29 @@ ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t) {
   return c;
 }
 
+ThreadCoord coordOf(const Launch& l, uint64_t t) {
+  ThreadCoord c;
+  uint64_t g = t / l.dims.perGroup, i = t % l.dims.perGroup;
+  c.x = static_cast<uint32_t>(i % l.dims.tx);
+  c.y = static_cast<uint32_t>(i / l.dims.tx);
+  c.gx = static_cast<uint32_t>(g % l.groupGrid[0]);
+  c.gy = static_cast<uint32_t>((g / l.groupGrid[0]) % l.groupGrid[1]);
+  c.gz = static_cast<uint32_t>(g / (uint64_t{l.groupGrid[0]} * l.groupGrid[1]));
+  return c;
+}
+
+bool Launch::writes(uint32_t id) const {
+  // An allocation may be written by any store (through the binding table or an address).
+  return id >= numSurf || (id < use.writesSurface.size() && use.writesSurface[id]);
+}
+
+std::optional<uint32_t> Launch::spaceByName(std::string_view name) const {
+  for (uint32_t id = numSurf; id < spaceNames.size(); ++id)
+    if (spaceNames[id] == name) return id;
+  if (auto id = surfaceByBindingName(*k, name); id && *id < bindingOf.size() && bindingOf[*id] >= 0) return id;
+  return std::nullopt;
+}
+
 KernelUse kernelUse(const Kernel& k) {
   KernelUse u;
   u.usesSurface.assign(kNumPredefSurfaces + k.surfaces.size(), 0);
@@ -198,13 +221,28 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   };
   l.k = &k;
   l.cfg = &cfg;
+  if (const PayloadSource* ps = cfg.payload) {
+    // An explicit launch: its groups and threads.
+    l.groupGrid = ps->groups();
+    for (uint32_t v : l.groupGrid)
+      if (v == 0) return launchError("the launch has an empty work-group grid");
+    LaunchConfig shape;
+    shape.groups = l.groupGrid;
+    shape.groupThreads = ps->threadsPerGroup();
+    if (shape.groupThreads == 0) return launchError("a work-group has no hardware thread");
+    l.dims = dimsOf(shape);
+  }
   if (cfg.grfSize != 32 && cfg.grfSize != 64) return launchError(fmt::format("GRF size must be 32 or 64, not {}", cfg.grfSize));
   for (uint32_t v : cfg.threads)
     if (v == 0) return launchError("--threads: every dimension must be at least 1");
   for (uint32_t v : cfg.groups)
     if (v == 0) return launchError("--groups: every dimension must be at least 1");
-  const Dims dims = l.dims = dimsOf(cfg);
-  if (cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} != 1 && cfg.groupThreads != dims.perGroup)
+  if (!cfg.payload) {
+    l.dims = dimsOf(cfg);
+    l.groupGrid = cfg.groups;
+  }
+  const Dims dims = l.dims;
+  if (!cfg.payload && cfg.groupThreads && cfg.threads[0] * uint64_t{cfg.threads[1]} != 1 && cfg.groupThreads != dims.perGroup)
     return launchError(fmt::format("--group-threads {} does not match --threads {},{} ({} threads per group)", cfg.groupThreads,
                                    cfg.threads[0], cfg.threads[1], dims.perGroup));
   if (dims.perGroup > 0xffff)
@@ -232,9 +270,19 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
 
   // ---- bind surfaces ----
   const uint32_t numSurf = l.numSurf = static_cast<uint32_t>(kNumPredefSurfaces + k.surfaces.size());
+  uint32_t numSpaces = numSurf;
+  for (const SurfaceBinding& b : surfaces) numSpaces += b.allocation;
   std::vector<int>& bindingOf = l.bindingOf;
-  bindingOf.assign(numSurf, -1);
+  bindingOf.assign(numSpaces, -1);
+  l.spaceNames.resize(numSpaces);
+  for (uint32_t id = 0; id < numSurf; ++id) l.spaceNames[id] = surfaceDisplayName(k, id);
+  uint32_t nextAlloc = numSurf;
   for (size_t i = 0; i < surfaces.size(); ++i) {
+    if (surfaces[i].allocation) {
+      l.spaceNames[nextAlloc] = surfaces[i].name;
+      bindingOf[nextAlloc++] = static_cast<int>(i);
+      continue;
+    }
     auto id = surfaceByBindingName(k, surfaces[i].name);
     if (!id) {
       std::string names;
@@ -248,7 +296,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     bindingOf[*id] = static_cast<int>(i);
   }
   for (uint32_t id = 0; id < numSurf; ++id)
-    if (id != kSurfSlm && use.usesSurface[id] && bindingOf[id] < 0 && !use.stateSet[id]) {
+    // An unbound %scratch is the stateless space (spec-decisions M1).
+    if (id != kSurfSlm && id != kSurfScratch && use.usesSurface[id] && bindingOf[id] < 0 && !use.stateSet[id]) {
       std::string n = surfaceDisplayName(k, id);
       return launchError(fmt::format("surface '{}' is used by the kernel but not bound (--surface {}=FILE or {}=zero:BYTES)", n, n, n));
     }
@@ -276,11 +325,11 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
         return launchError(fmt::format("{} is {} bytes, over the limit of {} (--max-surface-size)", what, bytes, cfg.maxSurfaceBytes));
       return std::nullopt;
     };
-    for (uint32_t id = 0; id < numSurf; ++id)
+    for (uint32_t id = 0; id < numSpaces; ++id)
       if (bindingOf[id] >= 0) {
         uint64_t b = surfaces[bindingOf[id]].bytes.size();
-        if (auto e = sizeLimit(b, fmt::format("surface '{}'", surfaceDisplayName(k, id)))) return *e;
-        total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && use.writesSurface[id] ? 1 : 0));
+        if (auto e = sizeLimit(b, fmt::format("surface '{}'", l.spaceNames[id]))) return *e;
+        total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && l.writes(id) ? 1 : 0));
       }
     if (auto e = sizeLimit(slmBytes, "the SLM of a thread group")) return *e;
     if (auto e = sizeLimit(cfg.urbBytes.value_or(0), "the URB")) return *e;
@@ -301,14 +350,14 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
   // surface the kernel writes runs on one copy, which replaces the binding's
   // bytes (swap) only if the run succeeds.
-  l.copies.assign(numSurf, {});
-  l.shadows = std::vector<RaceShadow>(numSurf + 1);
-  l.spaces.assign(numSurf, Space{});
-  for (uint32_t id = 0; id < numSurf; ++id) {
+  l.copies.assign(numSpaces, {});
+  l.shadows = std::vector<RaceShadow>(numSpaces + 1);
+  l.spaces.assign(numSpaces, Space{});
+  for (uint32_t id = 0; id < numSpaces; ++id) {
     if (bindingOf[id] < 0) continue;
     auto& bytes = surfaces[bindingOf[id]].bytes;
     Space& s = l.spaces[id];
-    if (cfg.transactional && use.writesSurface[id]) {
+    if (cfg.transactional && l.writes(id)) {
       l.copies[id] = bytes;
       s.data = l.copies[id].data();
     } else {
@@ -316,11 +365,11 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     }
     s.size = bytes.size();
     s.bound = true;
-    s.plain = !use.writesSurface[id] || jobs == 1;
+    s.plain = !l.writes(id) || jobs == 1;
     s.statIndex = static_cast<uint32_t>(l.statNames.size());
-    l.statNames.push_back(surfaceDisplayName(k, id));
+    l.statNames.push_back(l.spaceNames[id]);
     // Race shadow only where the kernel writes: reads of a never-written surface cannot race.
-    if (cfg.check && use.writesSurface[id]) {
+    if (cfg.check && l.writes(id)) {
       l.shadows[id].reset(s.size);
       l.shadows[id].exclusive = jobs == 1;
       s.shadow = &l.shadows[id];
@@ -339,15 +388,15 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     l.urbSpace.statIndex = static_cast<uint32_t>(l.statNames.size());
     l.statNames.push_back("URB");
     if (cfg.check) {
-      l.shadows[numSurf].reset(l.urb.size());
-      l.shadows[numSurf].exclusive = jobs == 1;
-      l.urbSpace.shadow = &l.shadows[numSurf];
+      l.shadows[numSpaces].reset(l.urb.size());
+      l.shadows[numSpaces].exclusive = jobs == 1;
+      l.urbSpace.shadow = &l.shadows[numSpaces];
     }
   }
   // ---- the binding table and the stateless address space ----
   for (const auto& [bti, name] : cfg.bindingTable) {
-    auto id = surfaceByBindingName(k, name);
-    if (!id || bindingOf[*id] < 0) return launchError(fmt::format("--bti {}={}: no bound surface '{}'", bti, name, name));
+    auto id = l.spaceByName(name);
+    if (!id) return launchError(fmt::format("--bti {}={}: no bound surface '{}'", bti, name, name));
     if (bti > 255) return launchError(fmt::format("--bti {}={}: a binding-table index is 0..255", bti, name));
     if (l.bindingTable.size() <= bti) l.bindingTable.resize(bti + 1, kNoSurface);
     if (l.bindingTable[bti] != kNoSurface) return launchError(fmt::format("--bti {} is given twice", bti));
@@ -358,8 +407,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
       return launchError(fmt::format("the kernel uses binding-table index {} (bti({:#x})) but the launch binds no surface to it "
                                      "(--bti {}=NAME)", bti, bti, bti));
   for (const auto& [name, base] : cfg.addresses) {
-    auto id = surfaceByBindingName(k, name);
-    if (!id || bindingOf[*id] < 0) return launchError(fmt::format("--address {}: no bound surface '{}'", name, name));
+    auto id = l.spaceByName(name);
+    if (!id) return launchError(fmt::format("--address {}: no bound surface '{}'", name, name));
     uint64_t size = l.spaces[*id].size;
     if (base + size < base) return launchError(fmt::format("--address {}={:#x}: the surface ends past 2^64", name, base));
     l.flat.push_back({base, size, *id});
@@ -368,7 +417,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   for (size_t i = 1; i < l.flat.size(); ++i)
     if (l.flat[i].base < l.flat[i - 1].base + l.flat[i - 1].size)
       return launchError(fmt::format("--address: surfaces '{}' and '{}' overlap in the stateless address space",
-                                     surfaceDisplayName(k, l.flat[i - 1].spaceId), surfaceDisplayName(k, l.flat[i].spaceId)));
+                                     l.spaceNames[l.flat[i - 1].spaceId], l.spaceNames[l.flat[i].spaceId]));
 
   l.observers.add(&l.oob);
   l.observers.add(&l.same);
@@ -408,11 +457,11 @@ void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::v
     if (agg.spaceId == kUrbSpace) {
       f.space = "URB";
       f.spaceSize = l.urb.size();
-    } else if (agg.spaceId >= l.spaces.size()) {  // kFlatSpace: an address in no allocation, an unbound BTI
-      f.space = "(no surface)";
+    } else if (agg.spaceId == kFlatSpace) {
+      f.space = "the stateless address space (no allocation)";
       f.spaceSize = 0;
     } else {
-      f.space = surfaceDisplayName(k, agg.spaceId);
+      f.space = agg.spaceId < l.spaceNames.size() ? l.spaceNames[agg.spaceId] : surfaceDisplayName(k, agg.spaceId);
       f.spaceSize = agg.spaceId == kSurfSlm ? l.slmBytes : l.spaces[agg.spaceId].size;
     }
     std::sort(agg.examples.begin(), agg.examples.end());
@@ -420,7 +469,7 @@ void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::v
     f.examples = agg.examples;
     res.findings.push_back(std::move(f));
   }
-  for (uint32_t id = 0; id < l.numSurf; ++id)
+  for (uint32_t id = 0; id < l.bindingOf.size(); ++id)
     if (l.bindingOf[id] >= 0 && !l.copies[id].empty()) surfaces[l.bindingOf[id]].bytes.swap(l.copies[id]);
   res.urb = std::move(l.urb);
 }

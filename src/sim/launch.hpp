@@ -7,7 +7,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <array>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/check.hpp"
@@ -17,12 +19,17 @@
 
 namespace visakit::sim {
 
+struct Launch;
+
 struct Dims {
   uint32_t tx = 1, ty = 1;  // threads per group (walker)
   uint64_t perGroup = 1;
   uint64_t groups = 1, total = 1;  // total saturates at 2^64 - 1
 };
 Dims dimsOf(const LaunchConfig& cfg);
+// The coordinates of linear thread t (ids of an explicit launch: x = the
+// thread's index in its group, y = 0).
+ThreadCoord coordOf(const Launch& l, uint64_t t);
 std::string surfaceDisplayName(const Kernel& k, uint32_t id);
 
 // What a kernel touches, from its rows' effects: the surfaces it names, those
@@ -60,8 +67,10 @@ struct Launch {
   std::vector<InputImage> inputs;
   // The register bytes every thread starts with: zero (E29) but for the inputs; whole 16-byte blocks.
   std::vector<uint8_t> regImage;
-  uint32_t numSurf = 0;
-  std::vector<int> bindingOf;  // surface id -> index in the bindings, or -1
+  uint32_t numSurf = 0;        // surface ids 0 .. numSurf-1; allocations (SurfaceBinding::allocation) follow
+  std::vector<int> bindingOf;  // space id -> index in the bindings, or -1
+  std::vector<std::string> spaceNames;  // by space id: what findings call it
+  std::array<uint32_t, 3> groupGrid{1, 1, 1};  // thread groups in x, y, z
   uint64_t slmBytes = 0;
   std::vector<std::vector<uint8_t>> copies;  // transactional: the written surfaces' copies
   std::vector<RaceShadow> shadows;           // by surface id; the last one is the URB's
@@ -73,6 +82,10 @@ struct Launch {
   // and the stateless address space; empty unless the launch gives them.
   std::vector<uint32_t> bindingTable;
   std::vector<FlatRange> flat;
+  // Whether the kernel may write space `id` (a race shadow, atomics).
+  bool writes(uint32_t id) const;
+  // A bound space by its name (an allocation's, or a surface's binding name).
+  std::optional<uint32_t> spaceByName(std::string_view name) const;
   // The checkers (--check).
   OobChecker oob;
   SameAddressChecker same;

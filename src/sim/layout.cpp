@@ -32,7 +32,12 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
   for (const GenVar& v : k.vars)
     if (v.aliasBase) mark(v.aliasBase);
   for (uint32_t id = 0; id < kNumPredefVars; ++id)
-    if (const PredefVar* pv = predefVar(id); pv && named[id]) place(id, pv->numElts * typeSize(pv->type), pv->type, grf);
+    if (const PredefVar* pv = predefVar(id); pv && named[id]) {
+      Type t;
+      uint32_t bytes;
+      k.varInfo(id, t, bytes, grf);
+      place(id, bytes, t, grf);
+    }
   // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
   for (uint32_t i = 0; i < k.vars.size(); ++i) {
     const GenVar& v = k.vars[i];

@@ -3,6 +3,7 @@
 
 namespace visakit::text {
 
+const CustomSyntax* memSyntax();  // syntax_mem.cpp
 const CustomSyntax* lscSyntax();  // syntax_lsc.cpp
 
 const CustomSyntax* customSyntax(Syntax s) {
@@ -10,6 +11,7 @@ const CustomSyntax* customSyntax(Syntax s) {
     case Syntax::Generic:
     case Syntax::Label:
     case Syntax::Function: return nullptr;
+    case Syntax::Mem: return memSyntax();
     case Syntax::Lsc: return lscSyntax();
   }
   return nullptr;

@@ -37,7 +37,7 @@ const std::vector<RowInfo>& rowInfos() {
 const std::vector<std::vector<void (*)(RuleCtx&)>>& rowRules() {
   static const std::vector<std::vector<void (*)(RuleCtx&)>> rules = [] {
     std::vector<std::vector<void (*)(RuleCtx&)>> v(instructionTable().size());
-    for (auto family : {coreRules(), lscRules()})
+    for (auto family : {coreRules(), memRules(), lscRules()})
       for (const RowRule& r : family)
         for (const InstrDesc& d : instructionTable())
           if (d.op == r.op && d.subOp == r.subOp) v[rowIndex(d)].push_back(r.check);
@@ -54,7 +54,7 @@ class Verifier {
     vars_.resize(kNumPredefVars + k.vars.size());
     for (uint32_t id = 0; id < vars_.size(); ++id) {
       VarFacts& f = vars_[id];
-      f.valid = k.varInfo(id, f.type, f.bytes);
+      f.valid = k.varInfo(id, f.type, f.bytes, grf_);
     }
     for (int t = 0; t < kNumTypes; ++t) {
       typeSize_[t] = static_cast<uint8_t>(typeSize(static_cast<Type>(t)));

@@ -14,7 +14,7 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  for (const char* t : {"text", "binary", "run"}) {
+  for (const char* t : {"text", "binary", "run", "patch_tokens"}) {
     auto dir = std::filesystem::path(VISAKIT_SOURCE_DIR) / "fuzz/regressions" / t;
     if (!std::filesystem::exists(dir)) continue;
     for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back({t, e.path()});
@@ -30,6 +30,7 @@ TEST_P(FuzzRegression, PassesTheTargetsChecks) {
   auto* p = reinterpret_cast<const uint8_t*>(data.data());
   if (GetParam().target == "text") visakit::fuzz::text(p, data.size());
   else if (GetParam().target == "binary") visakit::fuzz::binary(p, data.size());
+  else if (GetParam().target == "patch_tokens") visakit::fuzz::patchTokens(p, data.size());
   else visakit::fuzz::run(p, data.size());
   SUCCEED();
 }

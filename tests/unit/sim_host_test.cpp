@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "sim/ctx.hpp"
+#include "sim/fast/ctx.hpp"
 #include "sim/memory.hpp"
 #include "sim/pool.hpp"
 

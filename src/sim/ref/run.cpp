@@ -33,6 +33,8 @@ struct RefShared {
 };
 
 struct RefWorker : Observed {
+  unsigned index = 0;  // host thread j of the launch
+  std::vector<uint8_t> payload;  // scratch for an explicit launch's thread payload
   std::vector<Space> spaces;
   Space urb;
   Buffer slm;
@@ -49,12 +51,34 @@ struct RefWorker : Observed {
 // the inputs), its ids in the predefined variables (chapter 3 "Thread
 // Organization"), every predicate and address element zero, the first SIMD
 // lanes on (E8).
-void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
+// An explicit launch's thread (PayloadSource): %r0 holds payload bytes
+// [0, GRF), each general input its bytes [offset, offset + size) (chapter 3
+// "Thread Payload"; chapter 4 input_info), %sr0 the concurrency slot's state.
+void loadPayload(const RefShared& sh, RefThread& t, const ThreadCoord& tc, uint32_t slot, std::vector<uint8_t>& grf) {
+  const Launch& l = *sh.l;
+  const RefProgram& p = *sh.p;
+  const Kernel& k = *p.kernel;
+  size_t need = p.grfSize;
+  for (const Input& in : k.inputs) need = std::max<size_t>(need, size_t(std::max<int>(0, in.offset)) + in.size);
+  grf.assign(need, 0);
+  l.cfg->payload->threadStart({tc.gx, tc.gy, tc.gz}, tc.x, slot, grf, t.em);
+  auto put = [&](uint32_t var, const uint8_t* from, size_t n) {
+    const VarSlot& s = p.layout.vars[var];
+    if (s.present) std::memcpy(t.regs.data() + s.offset, from, std::min<size_t>(n, s.bytes));
+  };
+  put(7, grf.data(), p.grfSize);  // %r0
+  for (const Input& in : k.inputs)
+    if (in.cls == Input::Class::General && in.offset >= 0 && in.id < p.layout.vars.size())
+      put(in.id, grf.data() + in.offset, in.size);
+  if (auto sr0 = l.cfg->payload->stateRegister(slot)) put(13, reinterpret_cast<const uint8_t*>(sr0->data()), 16);
+}
+
+void initThread(const RefShared& sh, RefThread& t, uint32_t tid, uint32_t slot, std::vector<uint8_t>& grf) {
   const Launch& l = *sh.l;
   const RefProgram& p = *sh.p;
   t.regs.assign(p.layout.regBytes, 0);
   std::copy(l.regImage.begin(), l.regImage.end(), t.regs.begin());
-  const ThreadCoord tc = threadCoord(*l.cfg, tid);
+  const ThreadCoord tc = coordOf(l, tid);
   const uint64_t ids[] = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy, tc.gz};
   const unsigned vars[] = {kVarThreadX, kVarThreadY, kVarGroupX, kVarGroupY, kVarGroupZ};
   for (unsigned i = 0; i < 5; ++i) {
@@ -65,6 +89,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid) {
   t.addrs.assign(p.numAddrElems, 0);
   t.pc = 0;
   t.em = l.dispatchMask;
+  if (l.cfg->payload) loadPayload(sh, t, tc, slot, grf);
   t.waiting = 0;
   t.waitMin = kNoPc;
   t.done = p.code.empty();
@@ -115,7 +140,8 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
     if (w.spaces[kSurfSlm].shadow) w.slmShadow.reset(l.slmBytes);
   }
   w.threads.resize(n);
-  for (uint32_t i = 0; i < n; ++i) initThread(sh, w.threads[i], static_cast<uint32_t>(first + i));
+  // Concurrency slot: host thread j runs its group's threads in slots j * n .. j * n + n - 1.
+  for (uint32_t i = 0; i < n; ++i) initThread(sh, w.threads[i], static_cast<uint32_t>(first + i), w.index * n + i, w.payload);
   for (;;) {
     bool waiting = false;
     for (RefThread& t : w.threads) {
@@ -163,6 +189,7 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
   std::vector<std::unique_ptr<RefWorker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {
     auto w = std::make_unique<RefWorker>();
+    w->index = j;
     w->spaces = l.spaces;
     w->urb = l.urbSpace;
     w->spaceBytes.assign(std::max<size_t>(1, l.statNames.size()), {0, 0});

@@ -27,7 +27,8 @@ uint64_t wrapAddr(uint64_t a, uint64_t as) { return as == kA16 ? a & 0xffff : as
 //        : bti ? BindingTable[Surface] : arg ? IndirectDataBase
 // as visakit's spaces: .slm is the group's SLM at the offset; flat .ugm/.ugml
 // the stateless address space; bti(N) the launch's binding table (--bti);
-// ss the %scratch surface, bss the %bss surface; arg no memory.
+// ss the %scratch surface (unbound: the stateless space, as M1), bss the %bss
+// surface; arg no memory.
 struct Where {
   Exec& e;
   bool flat = false;
@@ -51,6 +52,9 @@ Where where(Exec& e, uint64_t sfid, uint64_t type) {
   } else if (type == kBti) {
     // Surface: an immediate or the register's element 0 (a scalar).
     w.space = &e.btiSurface(e.bits(e.field("Surface"), 0) & 0xffffffffu, w.id);
+  } else if (type == kSs && !e.surface(kSurfScratch).bound &&
+             (kSurfScratch >= e.thread().surfState.size() || e.thread().surfState[kSurfScratch] == kNoSurface)) {
+    w.flat = true;  // an unbound %scratch: the stateless space, the address an A32 one
   } else if (type == kSs || type == kBss) {
     w.id = type == kSs ? kSurfScratch : 4u;  // %scratch, %bss
     w.space = &e.boundSurface(w.id);

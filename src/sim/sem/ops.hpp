@@ -2,9 +2,9 @@
 // instantiate: `exact` in the integer domain (values of at most 64 bits plus
 // sign, exact in 128 bits; the pipeline truncates or saturates into the
 // destination), `flt` in the float domain (operands exact as doubles; the
-// pipeline rounds the result to the execution type), and `u32` on 32-bit
-// lanes, where the fast tier's shapes allow it (its result is the exact
-// result's low 32 bits).
+// pipeline rounds the result to the execution type), and, for the fast tier's
+// 32-bit shapes, `u32` on 32-bit lanes (one, or four as a vector: its result is
+// the exact result's low 32 bits) and `f32` on F lanes (float, or four).
 #pragma once
 
 #include <cmath>
@@ -38,36 +38,49 @@ inline i128 mulExact(i128 a, i128 b) {
 struct Mov {
   static i128 exact(i128 a, i128, const IntCtx&) { return a; }
   static double flt(double a, double) { return a; }
-  static uint32_t u32(uint32_t a, uint32_t) { return a; }
+  template <class F>
+  static F f32(F a, F) { return a; }
+  template <class U>
+  static U u32(U a, U) { return a; }
 };
 // ADD page: dst = src0 + src1.
 struct Add {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a + b; }
   static double flt(double a, double b) { return a + b; }  // exact or correctly rounded in double (F/HF)
-  static uint32_t u32(uint32_t a, uint32_t b) { return a + b; }
+  template <class F>
+  static F f32(F a, F b) { return a + b; }
+  template <class U>
+  static U u32(U a, U b) { return a + b; }
 };
 // MUL page: dst = src0 * src1.
 struct Mul {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return mulExact(a, b); }
   static double flt(double a, double b) { return a * b; }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a * b; }
+  template <class F>
+  static F f32(F a, F b) { return a * b; }
+  template <class U>
+  static U u32(U a, U b) { return a * b; }
 };
 // AND, OR, XOR, NOT pages: bitwise.
 struct And {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a & b; }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a & b; }
+  template <class U>
+  static U u32(U a, U b) { return a & b; }
 };
 struct Or {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a | b; }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a | b; }
+  template <class U>
+  static U u32(U a, U b) { return a | b; }
 };
 struct Xor {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a ^ b; }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a ^ b; }
+  template <class U>
+  static U u32(U a, U b) { return a ^ b; }
 };
 struct Not {
   static i128 exact(i128 a, i128, const IntCtx&) { return ~a; }
-  static uint32_t u32(uint32_t a, uint32_t) { return ~a; }
+  template <class U>
+  static U u32(U a, U) { return ~a; }
 };
 // SHL page: the low 5 (6 for a Q/UQ destination) bits of src1, as an unsigned count.
 struct Shl {
@@ -75,7 +88,8 @@ struct Shl {
     unsigned n = static_cast<unsigned>(lowBits(b, 64) & c.shiftMask);
     return static_cast<i128>(static_cast<u128>(a) << n);  // exact: |a| < 2^64, n < 64
   }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a << (b & 31); }
+  template <class U>
+  static U u32(U a, U b) { return a << (b & 31); }
 };
 // SHR page: a logical shift of src0's bits (its own width).
 struct Shr {
@@ -83,7 +97,8 @@ struct Shr {
     unsigned n = static_cast<unsigned>(lowBits(b, 64) & c.shiftMask);
     return static_cast<i128>(lowBits(a, c.src0Bits) >> n);
   }
-  static uint32_t u32(uint32_t a, uint32_t b) { return a >> (b & 31); }
+  template <class U>
+  static U u32(U a, U b) { return a >> (b & 31); }
 };
 
 }  // namespace visakit::sim::ops

@@ -216,6 +216,7 @@ struct SemEntry {
 std::span<const SemEntry> aluSemantics();
 std::span<const SemEntry> controlSemantics();
 std::span<const SemEntry> memorySemantics();
+std::span<const SemEntry> memLegacySemantics();
 std::span<const SemEntry> lscSemantics();
 // nullptr: the row has no semantics (the simulator does not support it).
 SemFn semanticsOf(const InstrDesc& row);

@@ -1,0 +1,82 @@
+// Running OpenCL kernels exactly as Intel's compiler compiled them:
+//
+//   visakit::cl::Request r;
+//   r.input = "saxpy.cl"; r.kernel = "saxpy"; r.device = "skl";
+//   r.global = "1024"; r.args = {"0=f32:2.0", "1=@x.bin", "2=@y.bin"}; r.outs = {"2=y.out"};
+//   visakit::cl::Result res = visakit::cl::run(r);
+//   // res.exitCode, res.outputs (argument 2's bytes), res.findings, res.comparisons
+//
+// INPUT is an OpenCL C file (compiled with `ocloc` for `device`, IGC's vISA
+// dumps into a private temporary directory) or a directory of IGC dumps from
+// one `ocloc` compile. The kernel's vISA (.visaasm) and patch tokens (.progbin,
+// else .cos) give its launch; it runs in visakit's simulator; optionally the
+// same kernel runs under the system's OpenCL CPU device (pocl) and the outputs
+// are compared. Exit codes as the CLI's: 0 ok, 1 error (nothing written), 2
+// usage, 3 --check findings, 4 --compare differences.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "visakit/sim.hpp"
+
+namespace visakit::cl {
+
+struct Request {
+  std::string input;
+  std::string kernel;
+  std::string device;                  // for an OpenCL C input; "" = skl
+  std::string buildOptions;
+  std::string global, local, offset;   // "X[,Y[,Z]]"; local and offset may be ""
+  std::vector<std::string> args;       // "I=SPEC"
+  std::vector<std::string> outs;       // "I=FILE": Result::outputs holds these arguments' bytes
+  std::string tolerance;               // "", "ulp:N" or "rel:X"
+  bool check = false;
+  bool reference = false;
+  bool compare = false;
+  unsigned jobs = 0;                   // host threads; 0: all cores
+  unsigned grfSize = 0;                // 0: the dump's platform's (64 for Xe-HPC, else 32)
+  uint64_t maxSteps = sim::kDefaultMaxSteps;
+  unsigned maxExamples = 4;
+};
+
+// A --check finding in OpenCL terms.
+struct WorkItem {
+  std::array<uint64_t, 3> global{}, local{}, group{};
+};
+struct ClFinding {
+  sim::Finding finding;                 // as the simulator reports it
+  std::string memory;                   // "argument 1 'src'", "__local memory", ...
+  std::vector<WorkItem> workItems;      // one per example
+  std::string source;                   // "file.cl:12" when the dump has line information, else ""
+};
+
+struct ArgComparison {
+  unsigned arg = 0;
+  std::string name;
+  uint64_t compared = 0, differing = 0;
+  std::vector<std::string> firstDifferences;  // formatted, with the work-item where known
+  bool equal() const { return differing == 0; }
+};
+
+struct Result {
+  int exitCode = 0;
+  std::string error;                     // exitCode 1 or 2: the message
+  std::vector<std::string> warnings;     // the verifier's warnings, rendered
+  std::string kernelFile;                // the .visaasm that ran
+  std::string platform;                  // the dump's platform
+  unsigned simd = 0, grfSize = 0;
+  std::array<uint64_t, 3> local{};       // the work-group size used
+  std::vector<std::pair<unsigned, std::vector<uint8_t>>> outputs;  // the --out arguments, in order
+  sim::Stats stats;
+  std::vector<ClFinding> findings;
+  bool compared = false;
+  std::vector<ArgComparison> comparisons;
+};
+
+Result run(const Request& r);
+
+}  // namespace visakit::cl

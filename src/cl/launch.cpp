@@ -1,0 +1,332 @@
+// The launch ABI of IGC's OpenCL kernels (launch.hpp). Token layouts:
+// docs/spec-decisions.md P1-P12; how a launch uses them: K1-.
+#include "cl/launch.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace visakit::cl {
+
+// The hardware threads' payloads (spec-decisions K3-K6): r0 with the group
+// ids (and the scratch slot), the local ids of the thread's lanes, the
+// cross-thread data.
+class ThreadPayloads final : public sim::PayloadSource {
+ public:
+  std::array<uint32_t, 3> grid{1, 1, 1};
+  std::array<uint64_t, 3> local{1, 1, 1};
+  uint32_t threads = 1;  // per work-group
+  unsigned simd = 8, grf = 32;
+  uint32_t scratchPerThread = 0;  // MEDIA_VFE_STATE: bytes of scratch per hardware thread
+  std::vector<uint8_t> crossThread;
+
+  std::array<uint32_t, 3> groups() const override { return grid; }
+  uint32_t threadsPerGroup() const override { return threads; }
+  uint32_t localIdBlock() const { return (2 * simd + grf - 1) / grf * grf; }
+  uint32_t crossThreadOffset() const { return grf + 3 * localIdBlock(); }
+
+  std::array<uint64_t, 3> localId(uint32_t thread, uint32_t lane) const {
+    uint64_t wi = uint64_t{thread} * simd + lane;
+    return {wi % local[0], wi / local[0] % local[1], wi / (local[0] * local[1])};
+  }
+
+  void threadStart(const std::array<uint32_t, 3>& group, uint32_t thread, uint32_t slot, std::vector<uint8_t>& grf,
+                   uint32_t& dispatchMask) const override {
+    const uint64_t items = local[0] * local[1] * local[2];
+    auto put32 = [&](size_t at, uint32_t v) {
+      if (at + 4 <= grf.size()) std::memcpy(grf.data() + at, &v, 4);
+    };
+    // K3: r0.1, r0.6, r0.7 = the work-group's ids; r0.5 = the thread's scratch offset.
+    put32(4, group[0]);
+    put32(24, group[1]);
+    put32(28, group[2]);
+    put32(20, slot * scratchPerThread);
+    // K4: local ids X, Y, Z of each lane (uw), one block each after r0.
+    dispatchMask = 0;
+    const uint32_t block = localIdBlock();
+    for (uint32_t lane = 0; lane < simd; ++lane) {
+      const uint64_t wi = uint64_t{thread} * simd + lane;
+      if (wi >= items) break;
+      dispatchMask |= 1u << lane;
+      const auto id = localId(thread, lane);
+      for (unsigned d = 0; d < 3; ++d) {
+        const size_t at = this->grf + d * block + 2 * lane;
+        const uint16_t v = static_cast<uint16_t>(id[d]);
+        if (at + 2 <= grf.size()) std::memcpy(grf.data() + at, &v, 2);
+      }
+    }
+    // K5: the cross-thread data after them.
+    const size_t c = crossThreadOffset();
+    if (c < grf.size()) std::copy_n(crossThread.begin(), std::min(crossThread.size(), grf.size() - c), grf.begin() + c);
+  }
+
+  // K7: %sr0 names the hardware thread; the slot in its bits 0-2, 4-5 and 7-13
+  // (those the kernels' private-memory slot computation keeps).
+  static uint32_t encodeSlot(uint32_t s) { return (s & 7) | ((s >> 3) & 3) << 4 | (s >> 5) << 7; }
+  std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const override {
+    return std::array<uint32_t, 4>{encodeSlot(slot), 0, 0, 0};
+  }
+};
+
+std::array<uint64_t, 3> PreparedLaunch::localId(uint32_t thread, uint32_t lane) const {
+  return payload->localId(thread, lane);
+}
+
+namespace {
+
+constexpr uint64_t kFirstAddress = 0x100000;  // K8: no buffer at 0 (a null pointer is out of bounds)
+constexpr uint64_t kAddressAlign = 0x10000;
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+void putLE(std::vector<uint8_t>& b, uint64_t at, unsigned bytes, uint64_t v) {
+  if (at + bytes > b.size()) b.resize(at + bytes, 0);
+  for (unsigned i = 0; i < bytes; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+}
+
+// K2: without --local, the work-group is the largest divisor of global[0] up
+// to 256 (and 1 in the other dimensions), or the kernel's required size.
+std::array<uint64_t, 3> chooseLocal(const LaunchShape& s) {
+  std::array<uint64_t, 3> l{1, 1, 1};
+  for (uint64_t d = std::min<uint64_t>(256, s.global[0]); d >= 1; --d)
+    if (s.global[0] % d == 0) {
+      l[0] = d;
+      break;
+    }
+  return l;
+}
+
+}  // namespace
+
+bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::string& err) {
+  const KernelPatchList& pl = *in.patches;
+  out = PreparedLaunch{};
+  out.shape = in.shape;
+  out.simd = in.simd;
+  if (in.simd != 8 && in.simd != 16 && in.simd != 32) {
+    err = fmt::format("the kernel's SIMD width {} is not 8, 16 or 32", in.simd);
+    return false;
+  }
+  // ---- the NDRange ----
+  std::array<uint64_t, 3> req{0, 0, 0};
+  if (pl.executionEnvironment)
+    req = {pl.executionEnvironment->requiredWorkGroupSizeX, pl.executionEnvironment->requiredWorkGroupSizeY,
+           pl.executionEnvironment->requiredWorkGroupSizeZ};
+  if (!out.shape.local) {
+    if (req[0]) out.shape.local = std::array<uint64_t, 3>{req[0], std::max<uint64_t>(1, req[1]), std::max<uint64_t>(1, req[2])};
+    else out.shape.local = chooseLocal(out.shape);
+  }
+  const std::array<uint64_t, 3> local = *out.shape.local;
+  for (unsigned d = 0; d < 3; ++d) {
+    if (req[0] && local[d] != std::max<uint64_t>(1, req[d])) {
+      err = fmt::format("the kernel requires work-groups of {}x{}x{} (reqd_work_group_size); --local gives {}x{}x{}",
+                        req[0], std::max<uint64_t>(1, req[1]), std::max<uint64_t>(1, req[2]), local[0], local[1], local[2]);
+      return false;
+    }
+    if (out.shape.global[d] % local[d]) {
+      err = fmt::format("global size {} of dimension {} is not a multiple of the local size {}", out.shape.global[d], d,
+                        local[d]);
+      return false;
+    }
+  }
+  const uint64_t items = local[0] * local[1] * local[2];
+  if (items > 1024) {
+    err = fmt::format("a work-group of {} work-items is over the limit of 1024", items);
+    return false;
+  }
+  auto payload = std::make_shared<ThreadPayloads>();
+  payload->simd = in.simd;
+  payload->grf = in.grfSize;
+  payload->local = local;
+  payload->threads = static_cast<uint32_t>((items + in.simd - 1) / in.simd);
+  for (unsigned d = 0; d < 3; ++d) {
+    uint64_t g = out.shape.global[d] / local[d];
+    if (g > 0xffffffffu) {
+      err = fmt::format("{} work-groups in dimension {} do not fit in 32 bits", g, d);
+      return false;
+    }
+    payload->grid[d] = static_cast<uint32_t>(g);
+  }
+
+  // ---- memory: buffers at addresses of their own, the binding table ----
+  uint64_t next = kFirstAddress;
+  auto place = [&](std::string name, std::vector<uint8_t> bytes) {
+    sim::SurfaceBinding b;
+    b.name = std::move(name);
+    b.allocation = true;
+    uint64_t size = bytes.size();
+    b.bytes = std::move(bytes);
+    uint64_t addr = next;
+    next = alignUp(next + std::max<uint64_t>(size, 1), kAddressAlign) + kAddressAlign;  // a gap after each
+    out.cfg.addresses.emplace_back(b.name, addr);
+    out.bindings.push_back(std::move(b));
+    return std::pair<int, uint64_t>(static_cast<int>(out.bindings.size() - 1), addr);
+  };
+  auto bind = [&](uint32_t ssOffset, const std::string& name) {
+    if (auto bti = bindingTableIndex(pl, ssOffset, in.surfaceStateHeap)) out.cfg.bindingTable.emplace_back(*bti, name);
+  };
+  std::vector<uint8_t>& ctd = payload->crossThread;
+  if (pl.dataParameterStreamSize) ctd.assign(*pl.dataParameterStreamSize, 0);
+  out.argMemory.assign(std::max<size_t>(in.args.size(), pl.argInfo.size()), {});
+  auto argName = [&](uint32_t a) {
+    for (const KernelArgInfo& i : pl.argInfo)
+      if (i.argumentNumber == a && !i.name.empty()) return fmt::format("argument {} '{}'", a, i.name);
+    return fmt::format("argument {}", a);
+  };
+  auto argValue = [&](uint32_t a) -> const KernelArgValue* {
+    return a < in.args.size() && in.args[a] ? &*in.args[a] : nullptr;
+  };
+  // Buffer arguments: an allocation each (K1), its address to the cross-thread data.
+  for (const PointerArg& p : pl.pointerArgs) {
+    const KernelArgValue* v = argValue(p.argumentNumber);
+    const BufferArg* buf = v ? std::get_if<BufferArg>(v) : nullptr;
+    if (!buf) {
+      err = fmt::format("{} is a buffer: give it with --arg {}=@FILE or zero:N", argName(p.argumentNumber), p.argumentNumber);
+      return false;
+    }
+    if (out.argMemory[p.argumentNumber].binding < 0) {
+      auto [idx, addr] = place(argName(p.argumentNumber), buf->bytes);
+      out.argMemory[p.argumentNumber].binding = idx;
+      out.argMemory[p.argumentNumber].address = addr;
+    }
+    const ArgMemory& m = out.argMemory[p.argumentNumber];
+    putLE(ctd, p.dataParamOffset, p.dataParamSize ? p.dataParamSize : 8, m.address);
+    bind(p.surfaceStateHeapOffset, out.bindings[static_cast<size_t>(m.binding)].name);
+  }
+  // Program-scope buffers (K9): their bytes from the program binary, pointers inside patched.
+  if (in.program) {
+    std::vector<uint64_t> constAddr, globalAddr;
+    std::vector<int> constIdx, globalIdx;
+    for (const ProgramBuffer& b : in.program->constantBuffers) {
+      std::vector<uint8_t> bytes = b.data;
+      bytes.resize(std::max<size_t>(bytes.size(), b.initializationDataSize), 0);
+      auto [i, a] = place(fmt::format("program constant buffer {}", b.bufferIndex), std::move(bytes));
+      constIdx.push_back(i);
+      constAddr.push_back(a);
+    }
+    for (const ProgramBuffer& b : in.program->globalBuffers) {
+      std::vector<uint8_t> bytes = b.data;
+      bytes.resize(std::max<size_t>(bytes.size(), b.initializationDataSize), 0);
+      auto [i, a] = place(fmt::format("program global buffer {}", b.bufferIndex), std::move(bytes));
+      globalIdx.push_back(i);
+      globalAddr.push_back(a);
+    }
+    auto patch = [&](const std::vector<PointerPatch>& ps, const std::vector<int>& idx) {
+      for (const PointerPatch& p : ps) {
+        if (p.bufferIndex >= idx.size()) continue;
+        const std::vector<uint64_t>& target = p.targetType == 1 ? constAddr : globalAddr;
+        if (p.targetIndex >= target.size()) continue;
+        std::vector<uint8_t>& bytes = out.bindings[static_cast<size_t>(idx[p.bufferIndex])].bytes;
+        if (p.pointerOffset + 8 > bytes.size()) continue;
+        uint64_t v;
+        std::memcpy(&v, bytes.data() + p.pointerOffset, 8);
+        v += target[p.targetIndex];
+        std::memcpy(bytes.data() + p.pointerOffset, &v, 8);
+      }
+    };
+    patch(in.program->constantPointers, constIdx);
+    patch(in.program->globalPointers, globalIdx);
+    for (const StatelessSurface& s : pl.statelessSurfaces) {
+      const bool isConst = s.token == static_cast<uint32_t>(Token::AllocateStatelessConstantMemorySurfaceWithInitialization);
+      const bool isGlobal = s.token == static_cast<uint32_t>(Token::AllocateStatelessGlobalMemorySurfaceWithInitialization);
+      if (!isConst && !isGlobal) continue;
+      const std::vector<int>& idx = isConst ? constIdx : globalIdx;
+      const std::vector<uint64_t>& addr = isConst ? constAddr : globalAddr;
+      if (s.index >= idx.size()) {
+        err = fmt::format("the kernel uses program-scope {} buffer {}, which the program binary does not hold",
+                          isConst ? "constant" : "global", s.index);
+        return false;
+      }
+      putLE(ctd, s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, addr[s.index]);
+      bind(s.surfaceStateHeapOffset, out.bindings[static_cast<size_t>(idx[s.index])].name);
+    }
+  }
+  // SLM (K10): the kernel's own __local arrays, then each __local argument at its alignment.
+  uint64_t slm = pl.localSurface ? pl.localSurface->totalInlineLocalMemorySize : 0;
+  for (const DataParameter& d : pl.dataParameters) {
+    if (d.type != DataParamType::SumOfLocalMemoryObjectArgumentSizes) continue;
+    const KernelArgValue* v = argValue(d.argumentNumber);
+    const LocalArg* la = v ? std::get_if<LocalArg>(v) : nullptr;
+    if (!la) {
+      err = fmt::format("{} is __local: give it with --arg {}=local:N", argName(d.argumentNumber), d.argumentNumber);
+      return false;
+    }
+    slm = alignUp(slm, std::max<uint32_t>(1, d.sourceOffset));
+    out.argMemory[d.argumentNumber].slmOffset = slm;
+    putLE(ctd, d.offset, d.dataSize ? d.dataSize : 4, slm);
+    slm += la->bytes;
+  }
+  if (slm) out.cfg.slmBytes = slm;
+  // Scratch (K6) and private memory (K7): a slot per hardware thread in flight.
+  const uint32_t slots = std::max(1u, in.jobs) * payload->threads;
+  if (pl.mediaVfeState && pl.mediaVfeState->perThreadScratchSpace) {
+    payload->scratchPerThread = pl.mediaVfeState->perThreadScratchSpace;
+    sim::SurfaceBinding b;
+    b.name = "%scratch";
+    b.bytes.assign(uint64_t{payload->scratchPerThread} * slots, 0);
+    out.bindings.push_back(std::move(b));
+  }
+  if (pl.privateMemory && pl.privateMemory->perThreadPrivateMemorySize) {
+    const uint64_t per = uint64_t{pl.privateMemory->perThreadPrivateMemorySize} *
+                         (pl.privateMemory->isSimtThread ? in.simd : 1);
+    const uint64_t n = uint64_t{ThreadPayloads::encodeSlot(slots - 1)} + 1;
+    auto [i, a] = place("private memory", std::vector<uint8_t>(per * n, 0));
+    (void)i;
+    putLE(ctd, pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);
+    bind(pl.privateMemory->surfaceStateHeapOffset, out.bindings.back().name);
+  }
+  // ---- the rest of the cross-thread data (K5) ----
+  for (const DataParameter& d : pl.dataParameters) {
+    const unsigned dim = d.sourceOffset / 4;
+    const unsigned bytes = d.dataSize ? d.dataSize : 4;
+    auto perDim = [&](const std::array<uint64_t, 3>& v) { putLE(ctd, d.offset, bytes, dim < 3 ? v[dim] : 0); };
+    switch (d.type) {
+      case DataParamType::GlobalWorkOffset: perDim(out.shape.offset); break;
+      case DataParamType::LocalWorkSize:
+      case DataParamType::EnqueuedLocalWorkSize: perDim(local); break;
+      case DataParamType::GlobalWorkSize: perDim(out.shape.global); break;
+      case DataParamType::NumWorkGroups:
+        perDim({out.shape.global[0] / local[0], out.shape.global[1] / local[1], out.shape.global[2] / local[2]});
+        break;
+      case DataParamType::WorkDimensions: putLE(ctd, d.offset, bytes, out.shape.dims); break;
+      case DataParamType::BufferOffset:
+      case DataParamType::BufferStateful:
+      case DataParamType::SumOfLocalMemoryObjectArgumentSizes: break;  // (a marker; above)
+      case DataParamType::SimdSize: putLE(ctd, d.offset, bytes, in.simd); break;
+      case DataParamType::PrivateMemoryStatelessSize:
+        putLE(ctd, d.offset, bytes, pl.privateMemory ? pl.privateMemory->perThreadPrivateMemorySize : 0);
+        break;
+      case DataParamType::KernelArgument: {
+        const KernelArgValue* v = argValue(d.argumentNumber);
+        const ScalarArg* sa = v ? std::get_if<ScalarArg>(v) : nullptr;
+        if (!sa) {
+          err = fmt::format("{} is a scalar: give it with --arg {}=TYPE:VALUE", argName(d.argumentNumber), d.argumentNumber);
+          return false;
+        }
+        std::vector<uint8_t> b = scalarBytes(*sa);
+        if (uint64_t{d.sourceOffset} + bytes > b.size()) {
+          err = fmt::format("{} takes {} bytes; {} gives {}", argName(d.argumentNumber), d.sourceOffset + bytes,
+                            argSpecText(*v), b.size());
+          return false;
+        }
+        for (unsigned i = 0; i < bytes; ++i) putLE(ctd, d.offset + i, 1, b[d.sourceOffset + i]);
+        break;
+      }
+      default:
+        err = fmt::format("the kernel needs data parameter {} ({}), which visakit cl does not provide",
+                          d.typeName.empty() ? std::string(dataParamName(static_cast<uint32_t>(d.type))) : d.typeName,
+                          static_cast<uint32_t>(d.type));
+        return false;
+    }
+  }
+  out.crossThread = ctd;
+  out.threadsPerGroup = payload->threads;
+  out.grid = payload->grid;
+  out.cfg.grfSize = in.grfSize;
+  out.cfg.payload = payload.get();
+  out.payload = std::move(payload);
+  return true;
+}
+
+}  // namespace visakit::cl

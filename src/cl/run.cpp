@@ -1,0 +1,260 @@
+// visakit::cl::run (include/visakit/cl.hpp): compile or read the dumps, load
+// the kernel's vISA and patch tokens, launch it in the simulator, and compare
+// with the OpenCL CPU device when asked.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "cl/compare.hpp"
+#include "cl/dump.hpp"
+#include "cl/launch.hpp"
+#include "cl/launch_args.hpp"
+#include "cl/ocloc.hpp"
+#include "cl/progbin.hpp"
+#include "visakit/cl.hpp"
+#include "visakit/visakit.hpp"
+#if VISAKIT_HAVE_OPENCL
+#include "cl/ocl/cpu_runner.hpp"
+#endif
+
+namespace visakit::cl {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool readFile(const std::string& path, std::string& out) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return false;
+  out.assign(std::istreambuf_iterator<char>(f), {});
+  return !f.bad();
+}
+
+Result failed(int code, std::string msg) {
+  Result r;
+  r.exitCode = code;
+  r.error = std::move(msg);
+  return r;
+}
+
+// K11: Xe-HPC (pvc) has 64-byte GRFs, the others 32.
+unsigned grfOfPlatform(std::string_view platform, std::string_view device) {
+  std::string p(platform);
+  for (char& c : p) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return p.find("PVC") != std::string::npos || device == "pvc" ? 64 : 32;
+}
+
+std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {
+  std::vector<KernelParam> ps;
+  for (const KernelArgInfo& a : pl.argInfo) {
+    if (ps.size() <= a.argumentNumber) ps.resize(a.argumentNumber + 1);
+    KernelParam& p = ps[a.argumentNumber];
+    p.address = parseAddressQualifier(a.addressQualifier).value_or(AddressQualifier::Private);
+    p.typeName = a.typeName;
+    p.name = a.name;
+  }
+  return ps;
+}
+
+}  // namespace
+
+Result run(const Request& rq) {
+  Result res;
+  std::string err;
+  // ---- the launch description (usage errors: exit 2) ----
+  LaunchLimits limits;
+  if (rq.kernel.empty()) return failed(2, "--kernel NAME is required");
+  if (rq.global.empty()) return failed(2, "--global X[,Y[,Z]] is required");
+  auto shape = parseLaunchShape(rq.global, rq.local.empty() ? std::nullopt : std::optional<std::string_view>(rq.local),
+                                rq.offset.empty() ? std::nullopt : std::optional<std::string_view>(rq.offset), limits, err);
+  if (!shape) return failed(2, err);
+  auto args = parseKernelArgs(rq.args, rq.outs, limits, err);
+  if (!args) return failed(2, err);
+  Tolerance tol;
+  if (!rq.tolerance.empty()) {
+    auto t = parseTolerance(rq.tolerance, err);
+    if (!t) return failed(2, err);
+    tol = *t;
+  }
+
+  // ---- the dumps: compiled now, or given ----
+  std::optional<OclocRun> compiled;
+  std::string dumpDir, source;
+  std::error_code ec;
+  if (fs::is_directory(rq.input, ec)) {
+    if (!rq.device.empty()) return failed(2, "--device is for an OpenCL C input; a dump directory was compiled for its own");
+    dumpDir = rq.input;
+  } else {
+    if (!readFile(rq.input, source)) return failed(1, fmt::format("cannot read '{}'", rq.input));
+    compiled.emplace();
+    OclocRequest oreq;
+    oreq.source = rq.input;
+    oreq.device = rq.device.empty() ? "skl" : rq.device;
+    oreq.options = rq.buildOptions;
+    if (!runOcloc(oreq, *compiled, err)) return failed(1, err);
+    dumpDir = compiled->dumpDir;
+  }
+  DumpProgram prog;
+  if (!scanDump(dumpDir, prog, err)) return failed(1, err);
+  const DumpKernel* dk = findKernel(prog, rq.kernel, err);
+  if (!dk) return failed(1, err);
+  res.platform = prog.platform;
+  res.simd = dk->chosen.simd;
+  res.grfSize = rq.grfSize ? rq.grfSize : grfOfPlatform(prog.platform, rq.device);
+
+  // ---- the patch tokens: the program binary, else the kernel's .cos ----
+  ProgramBinary bin;
+  CosFile cos;
+  const KernelPatchList* patches = nullptr;
+  const ProgramScope* program = nullptr;
+  std::span<const uint8_t> ssh;
+  std::string bytes;
+  if (!prog.progbin.empty() && readFile(prog.progbin, bytes)) {
+    if (!parseProgbin({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, prog.progbin, bin, err))
+      return failed(1, err);
+    const KernelBinary* kb = bin.kernel(rq.kernel);
+    if (!kb) return failed(1, fmt::format("'{}' has no kernel '{}'", prog.progbin, rq.kernel));
+    patches = &kb->patchList;
+    program = &bin.program;
+    ssh = kb->surfaceStateHeap;
+  } else {
+    if (dk->chosen.cos.empty() || !readFile(dk->chosen.cos, bytes))
+      return failed(1, fmt::format("no patch tokens for '{}' (neither a .progbin nor a .cos)", rq.kernel));
+    if (!parseCos(bytes, dk->chosen.cos, cos, err)) return failed(1, err);
+    patches = &cos.kernel;
+    program = cos.programScopePrinted ? &cos.program : nullptr;
+  }
+  if (auto problems = checkKernelArgs(paramsOf(*patches), *args); !problems.empty())
+    return failed(1, fmt::format("{} (kernel '{}')", fmt::join(problems, "; "), rq.kernel));
+
+  // ---- the kernel's vISA ----
+  res.kernelFile = dk->chosen.visaasm;
+  if (res.kernelFile.empty()) {
+    return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (the .isa files of this IGC are cut short; "
+                                 "visakit reads the .visaasm)", rq.kernel, dumpDir));
+  }
+  std::string text;
+  if (!readFile(res.kernelFile, text)) return failed(1, fmt::format("cannot read '{}'", res.kernelFile));
+  Options opts;
+  opts.grfSize = res.grfSize;
+  Diagnostics diags;
+  auto mod = parseText(text, diags, opts);
+  if (mod) verify(*mod, diags, opts);
+  if (diags.hasErrors()) return failed(1, diags.render(res.kernelFile, text) + "the kernel's vISA does not load");
+  if (diags.warningCount()) res.warnings.push_back(diags.render(res.kernelFile, text));
+  const Kernel* k = nullptr;
+  for (const Kernel& kk : mod->kernels)
+    if (!kk.isFunction && kk.name == rq.kernel) k = &kk;
+  if (!k) return failed(1, fmt::format("'{}' does not hold kernel '{}'", res.kernelFile, rq.kernel));
+
+  // ---- the launch ----
+  KernelLaunchInput in;
+  in.kernel = k;
+  in.grfSize = res.grfSize;
+  in.simd = res.simd;
+  in.patches = patches;
+  in.program = program;
+  in.surfaceStateHeap = ssh;
+  in.shape = *shape;
+  in.args = args->values;
+  in.jobs = rq.jobs ? rq.jobs : std::max(1u, std::thread::hardware_concurrency());
+  PreparedLaunch pl;
+  if (!prepareKernelLaunch(in, pl, err)) return failed(1, err);
+  res.local = *pl.shape.local;
+
+  // ---- the reference run on the OpenCL CPU device first (it forks: before our threads) ----
+  std::vector<std::optional<std::vector<uint8_t>>> reference;
+  if (rq.compare) {
+#if VISAKIT_HAVE_OPENCL
+    if (source.empty()) {
+      std::string cl = (fs::path(dumpDir) / (prog.name + ".cl")).string();
+      if (!readFile(cl, source))
+        return failed(1, fmt::format("--compare needs the kernel's OpenCL C source; the dump has no '{}'", cl));
+    }
+    std::vector<KernelArgValue> values;
+    for (size_t i = 0; i < args->values.size(); ++i) {
+      if (!args->values[i]) return failed(1, fmt::format("--compare: argument {} has no --arg", i));
+      values.push_back(*args->values[i]);
+    }
+    CpuRunRequest cr;
+    cr.source = source;
+    cr.kernel = rq.kernel;
+    cr.buildOptions = rq.buildOptions;
+    cr.launch = pl.shape;
+    cr.args = values;
+    CpuRunResult cres = runOnCpu(cr);
+    if (!cres.ok) return failed(1, "--compare: the OpenCL CPU device could not run the kernel: " + cres.error);
+    reference = std::move(cres.buffers);
+#else
+    return failed(1, "--compare needs OpenCL (visakit was built without it: install ocl-icd-opencl-dev and pocl-opencl-icd, "
+                     "then rebuild)");
+#endif
+  }
+
+  // ---- the simulation ----
+  pl.cfg.check = rq.check;
+  pl.cfg.reference = rq.reference;
+  pl.cfg.jobs = rq.jobs;
+  pl.cfg.maxSteps = rq.maxSteps;
+  pl.cfg.maxExamples = rq.maxExamples;
+  sim::RunResult rr = sim::run(*k, pl.bindings, pl.cfg);
+  if (!rr.ok()) return failed(1, rr.error);
+  res.stats = rr.stats;
+
+  // Findings in OpenCL terms: the memory by argument, the work-items by their ids.
+  for (const sim::Finding& f : rr.findings) {
+    ClFinding cf;
+    cf.finding = f;
+    cf.memory = f.space == "%slm" ? "__local memory" : f.space;
+    for (const sim::FindingExample& e : f.examples) {
+      WorkItem w;
+      const uint32_t tpg = pl.threadsPerGroup;
+      const uint64_t g = e.thread / tpg;
+      const auto grid = pl.grid;
+      w.group = {g % grid[0], g / grid[0] % grid[1], g / (uint64_t{grid[0]} * grid[1])};
+      w.local = pl.localId(e.thread % tpg, e.lane);
+      for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
+      cf.workItems.push_back(w);
+    }
+    res.findings.push_back(std::move(cf));
+  }
+
+  // ---- outputs and the comparison ----
+  auto bufferOf = [&](unsigned a) -> const std::vector<uint8_t>* {
+    if (a >= pl.argMemory.size() || pl.argMemory[a].binding < 0) return nullptr;
+    return &pl.bindings[static_cast<size_t>(pl.argMemory[a].binding)].bytes;
+  };
+  for (const auto& [a, file] : args->outs) {
+    const std::vector<uint8_t>* b = bufferOf(a);
+    if (!b) return failed(1, fmt::format("--out {}={}: the kernel does not use argument {} as a buffer", a, file, a));
+    res.outputs.emplace_back(a, *b);
+  }
+  if (rq.compare) {
+    res.compared = true;
+    const std::vector<KernelParam> params = paramsOf(*patches);
+    for (unsigned a = 0; a < reference.size(); ++a) {
+      const std::vector<uint8_t>* ours = bufferOf(a);
+      if (!reference[a] || !ours) continue;
+      CompareOptions co;
+      co.tolerance = tol;
+      co.launch = &pl.shape;
+      CompareResult c = compareBuffers(*ours, *reference[a], a < params.size() ? params[a].typeName : "", co);
+      ArgComparison ac;
+      ac.arg = a;
+      ac.name = a < params.size() ? params[a].name : "";
+      ac.compared = c.compared;
+      ac.differing = c.differing + (c.actualBytes != c.referenceBytes);
+      for (const Difference& d : c.first) ac.firstDifferences.push_back(formatDifference(d, c));
+      res.comparisons.push_back(std::move(ac));
+    }
+  }
+  if (rq.check && !rr.findings.empty()) res.exitCode = 3;
+  for (const ArgComparison& c : res.comparisons)
+    if (!c.equal()) res.exitCode = 4;
+  return res;
+}
+
+}  // namespace visakit::cl

@@ -1,0 +1,129 @@
+// visakit cl INPUT --kernel NAME --global X[,Y[,Z]] ...: run an OpenCL kernel
+// as Intel's compiler compiled it (include/visakit/cl.hpp).
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/common.hpp"
+#include "visakit/cl.hpp"
+
+namespace visakit::cli {
+namespace {
+
+constexpr int kExitDiffers = 4;
+
+std::string ids(const std::array<uint64_t, 3>& v) { return fmt::format("({},{},{})", v[0], v[1], v[2]); }
+
+int runCl(const cl::Request& rq, bool json) {
+  cl::Result r = cl::run(rq);
+  for (const std::string& w : r.warnings) std::cerr << w;
+  nlohmann::json j;
+  if (json) {
+    j["kernel"] = rq.kernel;
+    j["ok"] = r.exitCode == 0 || r.exitCode == 3 || r.exitCode == 4;
+    j["exit_code"] = r.exitCode;
+    if (!r.error.empty()) j["error"] = r.error;
+  }
+  if (r.exitCode == kExitUsage || r.exitCode == kExitInvalid) {
+    if (json) std::cout << j.dump(2) << "\n";
+    std::cerr << "visakit: error: " << r.error << (r.error.ends_with('\n') ? "" : "\n");
+    return r.exitCode;
+  }
+  // Findings in OpenCL terms.
+  for (const cl::ClFinding& f : r.findings) {
+    std::cerr << fmt::format("{}: {}error: {} in {} ({} time{})\n", r.kernelFile,
+                             f.finding.loc.line ? fmt::format("{}:{}: ", f.finding.loc.line, f.finding.loc.col) : "",
+                             sim::findingKindText(f.finding.kind), f.memory, f.finding.count, f.finding.count == 1 ? "" : "s");
+    if (!f.source.empty()) std::cerr << "    at " << f.source << "\n";
+    for (size_t i = 0; i < f.finding.examples.size() && i < f.workItems.size(); ++i) {
+      const sim::FindingExample& e = f.finding.examples[i];
+      const cl::WorkItem& w = f.workItems[i];
+      std::cerr << fmt::format("    work-item global {} local {} group {}: byte {} of {} ({} bytes)\n", ids(w.global),
+                               ids(w.local), ids(w.group), e.address, f.memory, e.size);
+    }
+  }
+  if (!r.findings.empty())
+    std::cerr << fmt::format("visakit: check: {} finding{}\n", r.findings.size(), r.findings.size() == 1 ? "" : "s");
+  for (const cl::ArgComparison& c : r.comparisons) {
+    if (c.equal()) continue;
+    std::cerr << fmt::format("visakit: compare: argument {} '{}': {} of {} elements differ from the OpenCL CPU device's\n",
+                             c.arg, c.name, c.differing, c.compared);
+    for (const std::string& d : c.firstDifferences) std::cerr << "    " << d << "\n";
+  }
+  if (r.compared && r.exitCode != kExitDiffers) std::cerr << "visakit: compare: every output equals the OpenCL CPU device's\n";
+  if (json) {
+    j["vISA"] = r.kernelFile;
+    j["platform"] = r.platform;
+    j["simd"] = r.simd;
+    j["local_size"] = r.local;
+    j["instructions"] = r.stats.instructions;
+    j["findings"] = nlohmann::json::array();
+    for (const cl::ClFinding& f : r.findings) {
+      nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},
+                           {"instruction", f.finding.instruction}, {"line", f.finding.loc.line}, {"count", f.finding.count}};
+      jf["work_items"] = nlohmann::json::array();
+      for (const cl::WorkItem& w : f.workItems) jf["work_items"].push_back({{"global", w.global}, {"local", w.local}, {"group", w.group}});
+      j["findings"].push_back(jf);
+    }
+    if (r.compared) {
+      j["comparisons"] = nlohmann::json::array();
+      for (const cl::ArgComparison& c : r.comparisons)
+        j["comparisons"].push_back({{"argument", c.arg}, {"name", c.name}, {"compared", c.compared},
+                                    {"differing", c.differing}, {"first", c.firstDifferences}});
+    }
+    std::cout << j.dump(2) << "\n";
+  }
+  // Outputs: written only after a run that finished (findings and differences included).
+  int rc = r.exitCode;
+  for (size_t i = 0; i < r.outputs.size() && i < rq.outs.size(); ++i) {
+    const std::string& spec = rq.outs[i];
+    const std::string file = spec.substr(spec.find('=') + 1);
+    const auto& bytes = r.outputs[i].second;
+    if (writeOutput(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())) != kExitOk)
+      rc = kExitInvalid;
+  }
+  return rc;
+}
+
+}  // namespace
+
+Runner addCl(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "cl",
+      "Run an OpenCL kernel as Intel's compiler compiled it: INPUT is an OpenCL C file (compiled with ocloc for\n"
+      "--device, with IGC's vISA dumps) or a directory of IGC dumps from one ocloc compile.\n"
+      "Exit codes: 0 ok, 1 kernel, build or launch error (nothing written), 2 usage error, 3 --check findings,\n"
+      "4 --compare differences.");
+  struct Args {
+    cl::Request rq;
+    bool json = false;
+  };
+  auto a = std::make_shared<Args>();
+  cl::Request& rq = a->rq;
+  cmd->add_option("INPUT", rq.input, "OpenCL C file, or a directory of IGC dumps")->required();
+  cmd->add_option("--kernel", rq.kernel, "the kernel's name")->required();
+  cmd->add_option("--global", rq.global, "X[,Y[,Z]]: the global work size")->required();
+  cmd->add_option("--local", rq.local, "X[,Y[,Z]]: the work-group size (default: chosen, see docs)");
+  cmd->add_option("--offset", rq.offset, "X[,Y[,Z]]: the global work offset");
+  cmd->add_option("--device", rq.device, "ocloc's -device for an OpenCL C input: skl (default), tgllp, dg2, acm-g10, pvc, ...");
+  cmd->add_option("--build-options", rq.buildOptions, "OPTS: OpenCL build options");
+  cmd->add_option("--arg", rq.args,
+                  "I=SPEC: argument I (from 0): @FILE (a __global buffer with FILE's bytes), zero:N (N zero bytes),\n"
+                  "local:N (a __local buffer), TYPE:VALUE (a scalar; TYPE i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--out", rq.outs, "I=FILE: write argument I's buffer to FILE after the run")
+      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_flag("--check", rq.check, "report out-of-bounds accesses and races by argument and work-item (exit 3)");
+  cmd->add_flag("--compare", rq.compare, "run the kernel on the OpenCL CPU device (pocl) too and compare the outputs (exit 4)");
+  cmd->add_option("--tolerance", rq.tolerance, "ulp:N or rel:X: for floating-point outputs of --compare (default exact)");
+  cmd->add_flag("--reference", rq.reference, "run in the reference tier (the plain interpreter)");
+  cmd->add_flag("--json", a->json, "print the run's summary, findings and comparison as JSON on stdout");
+  cmd->add_option("--jobs", rq.jobs, "N host threads (default: all cores)");
+  cmd->add_option("--grf-size", rq.grfSize, "GRF bytes (default: from the dump's platform, 64 for pvc)")
+      ->check(CLI::IsMember({32, 64}));
+  cmd->add_option("--max-steps", rq.maxSteps, "N: instructions per hardware thread before the run fails")->capture_default_str();
+  return [a]() { return runCl(a->rq, a->json); };
+}
+
+}  // namespace visakit::cli

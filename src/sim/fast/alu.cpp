@@ -1,0 +1,966 @@
+// ALU instructions: MOV ADD MUL SHL SHR AND OR XOR NOT CMP SEL SETP.
+//
+// Pipeline per instruction (no call per lane): load each source into the
+// operation's domain (exact integers as 128-bit values, or floats as doubles),
+// compute, then convert into the destination type under ChEn.
+//   - Integer domain: "extra precision is provided within the hardware ...
+//     implicit type conversion happens" (2_datatypes.md "Type Conversion"):
+//     the exact result is truncated to the destination, or clamped with .sat.
+//   - Float domain: execution type = the widest float source (DF > F > HF);
+//     each result is rounded to it (RTNE), then converted to the destination.
+#include <bit>
+#include <cstring>
+#include <type_traits>
+#include <utility>
+
+#include "sim/fast/control.hpp"
+#include "sim/sem/ops.hpp"
+#include "sim/fast/ctx.hpp"
+
+namespace visakit::sim {
+namespace {
+
+// ---------------------------------------------------------------- loaders
+
+// Source modifiers (chapter 5 "modifiers"): ~ (logic) acts on the source's
+// bits in its own type; -, abs (arithmetic) on its value.
+void intMod(const DOperand& o, unsigned n, i128* out) {
+  switch (o.mod) {
+    case Mod::Not:
+      for (unsigned k = 0; k < n; ++k) out[k] = extendInt(~lowBits(out[k], intBits(o.type)), o.type);
+      break;
+    case Mod::Neg:
+      for (unsigned k = 0; k < n; ++k) out[k] = -out[k];
+      break;
+    case Mod::Abs:
+      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? -out[k] : out[k];
+      break;
+    case Mod::NegAbs:
+      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? out[k] : -out[k];
+      break;
+    default: break;
+  }
+}
+
+template <class T>
+void loadIntReg(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.reg<T>(o.off[k]));
+  intMod(o, d.exec, out);
+}
+// A float-typed operand in an integer operation: its bits, zero-extended.
+template <unsigned Bytes>
+void loadIntRegBits(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.regBits(o.off[k], Bytes));
+  intMod(o, d.exec, out);
+}
+void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
+  Type t = isFloatType(o.type) ? (typeSize(o.type) == 8 ? Type::UQ : typeSize(o.type) == 2 ? Type::UW : Type::UD) : o.type;
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = extendInt(o.imm[k % o.immPeriod], t);
+  intMod(o, d.exec, out);
+}
+// Predicate source: "contiguous elements ... starting from the offset
+// specified by the instruction's mask control" (chapter 5 "Predicate Operands").
+void loadIntPred(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  uint32_t p = c.t.preds[o.predId];
+  for (unsigned k = 0; k < d.exec; ++k) {
+    unsigned b = k + d.maskOff;
+    out[k] = b < 32 ? (p >> b) & 1 : 0;
+  }
+  intMod(o, d.exec, out);
+}
+// MOV page: a predicate source is "interpreted as an unsigned integer, with
+// element 0 corresponding to the LSB"; bits past its size are zero (E13).
+void loadIntPredWhole(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
+  uint32_t p = c.t.preds[o.predId] & execMaskBits(o.predBits);
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = p;
+}
+
+template <Type T>
+double fltBits(uint64_t bits) {
+  return floatBitsToDouble(bits, T);
+}
+void fltMod(const DOperand& o, unsigned n, double* out) {
+  switch (o.mod) {
+    case Mod::Neg:
+      for (unsigned k = 0; k < n; ++k) out[k] = -out[k];
+      break;
+    case Mod::Abs:
+      for (unsigned k = 0; k < n; ++k) out[k] = std::fabs(out[k]);
+      break;
+    case Mod::NegAbs:
+      for (unsigned k = 0; k < n; ++k) out[k] = -std::fabs(out[k]);
+      break;
+    default: break;
+  }
+}
+template <Type T>
+void loadFltReg(const Ctx& c, const DInst& d, const DOperand& o, double* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = fltBits<T>(c.regBits(o.off[k], typeSize(T)));
+  fltMod(o, d.exec, out);
+}
+void loadFltImm(const Ctx&, const DInst& d, const DOperand& o, double* out) {
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = floatBitsToDouble(o.imm[k % o.immPeriod], o.type);
+  fltMod(o, d.exec, out);
+}
+// An integer source of a float operation (mixed types; spec-decisions E11):
+// converted to the execution type, RTNE.
+template <int W>
+void loadFltFromInt(const Ctx& c, const DInst& d, const DOperand& o, double* out) {
+  i128 tmp[32];
+  d.iload[W](c, d, o, tmp);
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = roundTo(intToDouble(tmp[k], d.execType), d.execType);
+}
+
+IntLoad pickIntLoad(const DOperand& o) {
+  switch (o.kind) {
+    case DOperand::Kind::Imm: return loadIntImm;
+    case DOperand::Kind::Pred: return o.wholePred ? loadIntPredWhole : loadIntPred;
+    case DOperand::Kind::Reg: break;
+    default: return loadIntImm;
+  }
+  switch (o.type) {
+    case Type::UB: return loadIntReg<uint8_t>;
+    case Type::B: return loadIntReg<int8_t>;
+    case Type::UW: return loadIntReg<uint16_t>;
+    case Type::W: return loadIntReg<int16_t>;
+    case Type::UD: return loadIntReg<uint32_t>;
+    case Type::D: return loadIntReg<int32_t>;
+    case Type::UQ: return loadIntReg<uint64_t>;
+    case Type::Q: return loadIntReg<int64_t>;
+    default: break;
+  }
+  switch (typeSize(o.type)) {
+    case 2: return loadIntRegBits<2>;
+    case 8: return loadIntRegBits<8>;
+    case 1: return loadIntRegBits<1>;
+    default: return loadIntRegBits<4>;
+  }
+}
+FltLoad pickFltLoad(const DOperand& o, int which) {
+  if (!isFloatType(o.type) || o.kind == DOperand::Kind::Pred)
+    return which == 0 ? loadFltFromInt<0> : loadFltFromInt<1>;
+  if (o.kind == DOperand::Kind::Imm) return loadFltImm;
+  switch (o.type) {
+    case Type::DF: return loadFltReg<Type::DF>;
+    case Type::HF: return loadFltReg<Type::HF>;
+    case Type::BF: return loadFltReg<Type::BF>;
+    default: return loadFltReg<Type::F>;
+  }
+}
+
+// ---------------------------------------------------------------- stores
+
+// Integer result -> destination type (2_datatypes.md "Type Conversion", "Saturation").
+template <Type Dst>
+void storeFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
+  constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
+  forEachLane(en, [&](unsigned k) {
+    uint64_t bits;
+    if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
+      double x = roundTo(intToDouble(v[k], Dst == Type::F ? Type::F : Type::DF), Dst);  // "Integer to Float": RTNE
+      if (d.sat) x = satFloat(x);
+      bits = doubleToFloatBits(x, Dst, Dst);
+    } else {
+      bits = intToInt(v[k], Dst, d.sat);
+    }
+    c.setRegBits(d.dst.off[k], size, bits);
+  });
+}
+// Float result (already rounded to the execution type) -> destination type.
+template <Type Dst>
+void storeFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
+  constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
+  forEachLane(en, [&](unsigned k) {
+    uint64_t bits;
+    if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
+      double x = d.sat ? satFloat(v[k]) : v[k];
+      bits = doubleToFloatBits(x, Dst, d.execType);
+    } else {
+      bits = floatToInt(v[k], Dst);  // "Float to Integer": truncation, saturating
+    }
+    c.setRegBits(d.dst.off[k], size, bits);
+  });
+}
+// Predicate destination of a logic operation: the result's LSB.
+void storePredFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    if (v[k] & 1) p |= 1u << b;
+    else p &= ~(1u << b);
+  });
+}
+void storePredFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    if (v[k] != 0) p |= 1u << b;
+    else p &= ~(1u << b);
+  });
+}
+void storeNullInt(Ctx&, const DInst&, uint32_t, const i128*) {}
+void storeNullFlt(Ctx&, const DInst&, uint32_t, const double*) {}
+
+IntStore pickIntStore(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Pred) return storePredFromInt;
+  if (o.kind != DOperand::Kind::Reg) return storeNullInt;
+  switch (o.type) {
+    case Type::UD: return storeFromInt<Type::UD>;
+    case Type::D: return storeFromInt<Type::D>;
+    case Type::UW: return storeFromInt<Type::UW>;
+    case Type::W: return storeFromInt<Type::W>;
+    case Type::UB: return storeFromInt<Type::UB>;
+    case Type::B: return storeFromInt<Type::B>;
+    case Type::UQ: return storeFromInt<Type::UQ>;
+    case Type::Q: return storeFromInt<Type::Q>;
+    case Type::F: return storeFromInt<Type::F>;
+    case Type::DF: return storeFromInt<Type::DF>;
+    case Type::HF: return storeFromInt<Type::HF>;
+    case Type::BF: return storeFromInt<Type::BF>;
+    default: return storeNullInt;
+  }
+}
+FltStore pickFltStore(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Pred) return storePredFromFlt;
+  if (o.kind != DOperand::Kind::Reg) return storeNullFlt;
+  switch (o.type) {
+    case Type::UD: return storeFromFlt<Type::UD>;
+    case Type::D: return storeFromFlt<Type::D>;
+    case Type::UW: return storeFromFlt<Type::UW>;
+    case Type::W: return storeFromFlt<Type::W>;
+    case Type::UB: return storeFromFlt<Type::UB>;
+    case Type::B: return storeFromFlt<Type::B>;
+    case Type::UQ: return storeFromFlt<Type::UQ>;
+    case Type::Q: return storeFromFlt<Type::Q>;
+    case Type::F: return storeFromFlt<Type::F>;
+    case Type::DF: return storeFromFlt<Type::DF>;
+    case Type::HF: return storeFromFlt<Type::HF>;
+    case Type::BF: return storeFromFlt<Type::BF>;
+    default: return storeNullFlt;
+  }
+}
+
+// ---------------------------------------------------------------- operations
+
+// The operation of each opcode: its functor in sem/ops.hpp (one semantics per
+// operation, shared with the reference tier).
+template <Opcode Op>
+struct OpOf;
+template <> struct OpOf<Opcode::MOV> { using T = ops::Mov; };
+template <> struct OpOf<Opcode::ADD> { using T = ops::Add; };
+template <> struct OpOf<Opcode::MUL> { using T = ops::Mul; };
+template <> struct OpOf<Opcode::AND> { using T = ops::And; };
+template <> struct OpOf<Opcode::OR> { using T = ops::Or; };
+template <> struct OpOf<Opcode::XOR> { using T = ops::Xor; };
+template <> struct OpOf<Opcode::NOT> { using T = ops::Not; };
+template <> struct OpOf<Opcode::SHL> { using T = ops::Shl; };
+template <> struct OpOf<Opcode::SHR> { using T = ops::Shr; };
+template <Opcode Op>
+using Op_t = typename OpOf<Op>::T;
+
+template <Opcode Op>
+inline i128 intOp(const DInst& d, i128 a, i128 b) {
+  return Op_t<Op>::exact(a, b, ops::IntCtx{d.shiftMask, d.src0Bits});
+}
+
+constexpr int numSrcs(Opcode op) { return op == Opcode::MOV || op == Opcode::NOT ? 1 : 2; }
+
+template <Opcode Op>
+void intAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  i128 *a = c.ia.data(), *b = c.ib.data(), *r = c.ir.data();
+  d.iload[0](c, d, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) d.iload[1](c, d, d.src[1], b);
+  for (unsigned k = 0; k < d.exec; ++k) r[k] = intOp<Op>(d, a[k], numSrcs(Op) == 2 ? b[k] : 0);
+  d.istore(c, d, en, r);
+}
+
+// HF: "denorms are flushed to sign-preserved zero on input and output of any
+// floating-point mathematical operation" (2_datatypes.md "IEEE Floating Point Mode").
+inline double flushHf(double v) { return isDenormalIn(v, Type::HF) ? (std::signbit(v) ? -0.0 : 0.0) : v; }
+
+template <Opcode Op>
+void fltAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  double *a = c.fa.data(), *b = c.fb.data(), *r = c.fr.data();
+  d.fload[0](c, d, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) d.fload[1](c, d, d.src[1], b);
+  const bool hf = d.execType == Type::HF;
+  for (unsigned k = 0; k < d.exec; ++k) {
+    double x;
+    if constexpr (Op == Opcode::ADD || Op == Opcode::MUL) {
+      double p = hf ? flushHf(a[k]) : a[k], q = hf ? flushHf(b[k]) : b[k];
+      x = Op_t<Op>::flt(p, q);
+      x = roundTo(x, d.execType);
+      if (hf) x = flushHf(x);
+      if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
+    } else {
+      x = a[k];  // MOV
+    }
+    r[k] = x;
+  }
+  d.fstore(c, d, en, r);
+}
+
+// MOV with the same source and destination type and no modifier: a copy of the bits.
+template <unsigned Bytes>
+void movCopy(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  uint64_t tmp[32];  // all sources are read before any destination is written
+  const DOperand& s = d.src[0];
+  if (s.kind == DOperand::Kind::Imm) {
+    for (unsigned k = 0; k < d.exec; ++k) tmp[k] = s.imm[k % s.immPeriod];
+  } else {
+    for (unsigned k = 0; k < d.exec; ++k) tmp[k] = c.regBits(s.off[k], Bytes);
+  }
+  forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], Bytes, tmp[k]); });
+}
+
+// SEL page: "if (EM[i]) dst[i] = Pred[i] ? src0[i] : src1[i]": the predicate
+// selects, the execution mask enables. No predicate selects src0 (E16).
+template <bool Float>
+void selAlu(Ctx& c, const DInst& d) {
+  uint32_t all = execMaskBits(d.exec);
+  uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
+  c.lanes += laneCount(en);
+  if (!en) return;
+  uint32_t p = d.predId ? predMask(c, d) : all;
+  if constexpr (Float) {
+    double *a = c.fa.data(), *b = c.fb.data();
+    d.fload[0](c, d, d.src[0], a);
+    d.fload[1](c, d, d.src[1], b);
+    for (unsigned k = 0; k < d.exec; ++k) c.fr[k] = (p >> k) & 1 ? a[k] : b[k];
+    d.fstore(c, d, en, c.fr.data());
+  } else {
+    i128 *a = c.ia.data(), *b = c.ib.data();
+    d.iload[0](c, d, d.src[0], a);
+    d.iload[1](c, d, d.src[1], b);
+    for (unsigned k = 0; k < d.exec; ++k) c.ir[k] = (p >> k) & 1 ? a[k] : b[k];
+    d.istore(c, d, en, c.ir.data());
+  }
+}
+
+// CMP page: a predicate destination gets the result bits; a general one all
+// ones or all zeros of its size. NaN compares unordered (ne true, others false).
+template <class T>
+inline bool relation(unsigned op, T a, T b) {
+  switch (op) {
+    case 0: return a == b;
+    case 1: return a != b;
+    case 2: return a > b;
+    case 3: return a >= b;
+    case 4: return a < b;
+    default: return a <= b;
+  }
+}
+template <bool Float>
+void cmpAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);  // no predication: EM (or NoMask) only
+  c.lanes += laneCount(en);
+  if (!en) return;
+  uint32_t res = 0;
+  if constexpr (Float) {
+    d.fload[0](c, d, d.src[0], c.fa.data());
+    d.fload[1](c, d, d.src[1], c.fb.data());
+    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.fa[k], c.fb[k])} << k;
+  } else {
+    d.iload[0](c, d, d.src[0], c.ia.data());
+    d.iload[1](c, d, d.src[1], c.ib.data());
+    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.ia[k], c.ib[k])} << k;
+  }
+  if (d.dst.kind == DOperand::Kind::Pred) {
+    uint32_t& p = c.t.preds[d.dst.predId];
+    forEachLane(en, [&](unsigned k) {
+      unsigned b = k + d.maskOff;
+      if (b >= 32) return;
+      p = (p & ~(1u << b)) | (((res >> k) & 1) << b);
+    });
+  } else if (d.dst.kind == DOperand::Kind::Reg) {
+    unsigned size = typeSize(d.dst.type);
+    forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], size, (res >> k) & 1 ? ~uint64_t{0} : 0); });
+  }
+}
+
+// SETP page: a scalar src0 gives dst element i its bit i, for every i < exec;
+// a vector src0 gives enabled element i the LSB of src0[i]. Element i of the
+// destination is bit i + mask offset ("lower/upper 16 dst elements are updated
+// based on the mask control").
+void setpAlu(Ctx& c, const DInst& d) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  d.iload[0](c, d, d.src[0], c.ia.data());
+  uint32_t en, bits;
+  if (d.scalarSrc) {
+    en = execMaskBits(d.exec);
+    bits = static_cast<uint32_t>(lowBits(c.ia[0], intBits(d.src[0].type))) & en;
+  } else {
+    en = chEn(c, d);
+    bits = 0;
+    for (unsigned k = 0; k < d.exec; ++k) bits |= static_cast<uint32_t>(c.ia[k] & 1) << k;
+  }
+  c.lanes += laneCount(en);
+  forEachLane(en, [&](unsigned k) {
+    unsigned b = k + d.maskOff;
+    if (b >= 32) return;
+    p = (p & ~(1u << b)) | (((bits >> k) & 1) << b);
+  });
+}
+
+// Fast handlers, chosen at decode for the common shape: a UD/D destination with
+// integer sources of at most 32 bits (or F with F sources: ADD, MUL), register
+// or immediate, no modifier, no .sat. The sources are read into lane arrays of
+// 32 bits, computed over the N = exec lanes in a loop the compiler vectorises,
+// and written back in one copy when the destination is contiguous and every
+// lane is enabled. Same bits as the general pipeline:
+//   - an integer source is sign/zero extended (E13); the exact result of ADD,
+//     MUL, AND, OR, XOR, NOT, SHL truncated to 32 bits equals the result of the
+//     32-bit wrapping operation on the extended values; SHR needs src0's own
+//     bits, so a signed narrow src0 is not taken here (E18);
+//   - F + and * in float equal double-then-round (binary64 has over 2 x 24 + 2
+//     bits); F denormals are kept (E22); NaN is canonical (E14).
+
+// Extension of an integer element's bits to 32 (E13).
+inline uint32_t ext32(uint64_t bits, Type t) {
+  switch (t) {
+    case Type::W: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int16_t>(bits)));
+    case Type::UW: return static_cast<uint16_t>(bits);
+    case Type::B: return static_cast<uint32_t>(static_cast<int32_t>(static_cast<int8_t>(bits)));
+    case Type::UB: return static_cast<uint8_t>(bits);
+    default: return static_cast<uint32_t>(bits);
+  }
+}
+
+template <unsigned N, class S>
+inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) {
+  if (o.shape == DOperand::Shape::Bcast) {
+    S v;
+    std::memcpy(&v, regs + o.off[0], sizeof(S));
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint32_t>(v);
+  } else if (o.shape == DOperand::Shape::Contig) {
+    S v[N];
+    copyFixed<sizeof v>(v, regs + o.off[0]);
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint32_t>(v[k]);
+  } else {
+    for (unsigned k = 0; k < N; ++k) {
+      S v;
+      std::memcpy(&v, regs + o.off[k], sizeof(S));
+      out[k] = static_cast<uint32_t>(v);
+    }
+  }
+}
+
+// Source lanes as 32-bit values: integers extended, F as its bits.
+template <unsigned N>
+[[gnu::always_inline]] inline void loadLanes(const Ctx& c, const DOperand& o, uint32_t* out) {
+  const uint8_t* regs = c.t.regs.data();
+  switch (o.load32) {
+    case DOperand::Load32::Contig: copyFixed<4 * N>(out, regs + o.off[0]); return;
+    case DOperand::Load32::Bcast: {
+      uint32_t v;
+      std::memcpy(&v, regs + o.off[0], 4);
+      for (unsigned k = 0; k < N; ++k) out[k] = v;
+      return;
+    }
+    case DOperand::Load32::Imm:
+      if constexpr (N % 8 == 0) {
+        for (unsigned k = 0; k < N; k += 8) copyFixed<32>(out + k, o.imm32.data());
+      } else {
+        for (unsigned k = 0; k < N; ++k) out[k] = o.imm32[k];
+      }
+      return;
+    case DOperand::Load32::Gen:
+      for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
+      return;
+    default: break;
+  }
+  switch (o.type) {
+    case Type::UW: return loadRegLanes<N, uint16_t>(regs, o, out);
+    case Type::W: return loadRegLanes<N, int16_t>(regs, o, out);
+    case Type::UB: return loadRegLanes<N, uint8_t>(regs, o, out);
+    default: return loadRegLanes<N, int8_t>(regs, o, out);
+  }
+}
+
+// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc).
+void setLoad32(DOperand& o) {
+  if (o.kind == DOperand::Kind::Imm) {
+    o.load32 = DOperand::Load32::Imm;
+    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = ext32(o.imm[k % o.immPeriod], o.type);
+    return;
+  }
+  if (typeSize(o.type) != 4) {
+    o.load32 = DOperand::Load32::Narrow;
+    return;
+  }
+  o.load32 = o.shape == DOperand::Shape::Contig ? DOperand::Load32::Contig
+             : o.shape == DOperand::Shape::Bcast ? DOperand::Load32::Bcast
+                                                : DOperand::Load32::Gen;
+}
+
+template <unsigned N>
+inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+  uint8_t* regs = c.t.regs.data();
+  if (d.dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
+    copyFixed<N * 4>(regs + d.dst.off[0], r);
+    return;
+  }
+  forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
+}
+
+// Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
+using V4 = uint32_t __attribute__((vector_size(16)));
+using F4 = float __attribute__((vector_size(16)));
+inline float asFloat(uint32_t v) { return std::bit_cast<float>(v); }
+inline F4 asFloat(V4 v) { return reinterpret_cast<F4>(v); }
+inline uint32_t asBits(float x) { return std::bit_cast<uint32_t>(x); }
+inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
+inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
+inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
+
+// The operation of the vector ALU handlers on one lane (U = uint32_t) or four
+// (U = V4): 32-bit values, F as its bits.
+template <Opcode Op, bool Float, class U>
+inline U op32(U a, U b) {
+  if constexpr (Float && Op != Opcode::MOV) {
+    auto x = Op_t<Op>::f32(asFloat(a), asFloat(b));
+    const U nan = nanMask(x);
+    return (asBits(x) & ~nan) | (nan & 0x7fc00000u);  // E14
+  } else {
+    return Op_t<Op>::template u32<U>(a, b);
+  }
+}
+
+template <Opcode Op, bool Float, unsigned N>
+void vecAlu(Ctx& c, const DInst& d) {
+  uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
+  if (!en) return;
+  uint32_t a[N], b[N], r[N];  // all sources are read before any destination is written
+  loadLanes<N>(c, d.src[0], a);
+  if constexpr (numSrcs(Op) == 2) loadLanes<N>(c, d.src[1], b);
+  else std::fill_n(b, N, 0u);
+  if constexpr (Op == Opcode::SHL || Op == Opcode::SHR) {
+    const DOperand& s1 = d.src[1];
+    if ((s1.kind == DOperand::Kind::Imm && s1.immPeriod == 1) || s1.load32 == DOperand::Load32::Bcast) {
+      const uint32_t n = b[0] & 31;  // one count for every lane: a vector shift
+      for (unsigned k = 0; k < N; ++k) r[k] = Op == Opcode::SHL ? a[k] << n : a[k] >> n;
+    } else {
+      for (unsigned k = 0; k < N; ++k) r[k] = op32<Op, Float>(a[k], b[k]);
+    }
+  } else {
+    for (unsigned k = 0; k < N; ++k) r[k] = op32<Op, Float>(a[k], b[k]);
+  }
+  storeLanes<N>(c, d, en, r);
+}
+
+// Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
+// bytes extended per their type, E13 (4 bytes are read: the register file is padded).
+// (An immediate's off[0] is 0, inside the register file: both are read and
+// one is chosen, without a branch.)
+inline uint32_t load1(const Ctx& c, const DOperand& o) {
+  uint32_t r;
+  std::memcpy(&r, c.t.regs.data() + o.off[0], 4);
+  uint32_t v = o.load32 == DOperand::Load32::Imm ? o.imm32[0] : r;
+  if (o.load32 == DOperand::Load32::Narrow) v = ext32(v, o.type);
+  return v;
+}
+
+// vecAlu with one lane (pickFast): no lane arrays.
+template <Opcode Op, bool Float>
+void scalarAlu(Ctx& c, const DInst& d) {
+  if (!chEnOf<1>(c, d)) return;
+  c.lanes += 1;
+  const uint32_t a = load1(c, d.src[0]);
+  const uint32_t r = op32<Op, Float>(a, numSrcs(Op) == 2 ? load1(c, d.src[1]) : 0u);
+  std::memcpy(c.t.regs.data() + d.dst.off[0], &r, 4);
+}
+
+// The dense form of vecAlu (pickDense): every lane on, destination and src0
+// consecutive dwords, src1 consecutive dwords or one value for every lane
+// (ScalarB), each source equal to the destination's bytes or apart from them.
+// Then lanes can be done four at a time in place.
+// N lanes of a dense instruction, four at a time: pa, pb the sources (pb
+// unused when ScalarB: bs), pr the destination.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+[[gnu::always_inline]] inline void denseLanes(const uint8_t* pa, const uint8_t* pb, uint8_t* pr, uint32_t bs) {
+  const uint32_t n = bs & 31;  // a shift count for every lane
+#pragma GCC unroll 8
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 a, b = {bs, bs, bs, bs}, r;
+    std::memcpy(&a, pa + 4 * k, 16);
+    if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, pb + 4 * k, 16);
+    if constexpr (ScalarB && Op == Opcode::SHL) r = a << n;  // one count: a vector shift
+    else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
+    else r = op32<Op, Float>(a, b);
+    std::memcpy(pr + 4 * k, &r, 16);
+  }
+}
+// The sources' and destination's places of dense instruction d, and its scalar
+// src1 (ScalarB), read before any lane is written.
+struct DensePlaces {
+  const uint8_t* pa;
+  const uint8_t* pb;
+  uint8_t* pr;
+  uint32_t bs = 0;
+};
+template <bool ScalarB>
+[[gnu::always_inline]] inline DensePlaces densePlaces(Ctx& c, const DInst& d) {
+  uint8_t* regs = c.t.regs.data();
+  DensePlaces w{regs + d.src[0].off[0], regs + d.src[1].off[0], regs + d.dst.off[0]};
+  if constexpr (ScalarB) {
+    if (d.src[1].load32 == DOperand::Load32::Imm) w.bs = d.src[1].imm32[0];
+    else std::memcpy(&w.bs, w.pb, 4);
+  }
+  return w;
+}
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+[[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
+  c.lanes += N;
+  const DensePlaces w = densePlaces<ScalarB>(c, d);
+  denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
+}
+
+// A merged dense run (formRuns, DInst::runLen): instructions of one dense
+// handler whose destination and sources continue each other by N dwords (a
+// scalar src1: one immediate). Their lanes in order are one loop, which is the
+// order of the instructions one after another, four lanes read before they
+// are written, as in denseBody. Not every lane on: each instruction's own handler.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void mergedDense(Ctx& c, const DInst& d) {
+  if (chEnOf<N>(c, d) != execMaskBits(N)) return fusedRun<N, denseBody<Op, Float, N, ScalarB>>(c, d);
+  c.lanes += N * d.runLen;
+  DensePlaces w = densePlaces<ScalarB>(c, d);
+  for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
+    denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
+}
+
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void denseAlu(Ctx& c, const DInst& d) {
+  if (chEnOf<N>(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+  denseBody<Op, Float, N, ScalarB>(c, d);
+}
+
+// CMP with a predicate destination and sources of at most 32 bits: integers
+// compared by their mathematical values (64-bit), F as floats (NaN unordered).
+template <bool Float, unsigned N>
+void vecCmp(Ctx& c, const DInst& d) {
+  uint32_t en = chEn(c, d);
+  c.lanes += laneCountOf<N>(en);
+  if (!en) return;
+  uint32_t a[N], b[N], res = 0;
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  auto cmpAll = [&](auto x, auto y) {
+    for (unsigned k = 0; k < N; ++k) res |= uint32_t{relation(d.relop, x(a[k]), y(b[k]))} << k;
+  };
+  auto asInt = [](bool sgn) {
+    return [sgn](uint32_t v) { return sgn ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+  };
+  if constexpr (Float) {
+    auto f = [](uint32_t v) { return std::bit_cast<float>(v); };
+    cmpAll(f, f);
+  } else {
+    cmpAll(asInt(isSignedInt(d.src[0].type)), asInt(isSignedInt(d.src[1].type)));
+  }
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{en} << d.maskOff);  // bits past 31 are dropped
+  p = (p & ~m) | (static_cast<uint32_t>(uint64_t{res} << d.maskOff) & m);
+}
+
+bool fastIntSrc(const DOperand& o) {
+  if (o.mod != Mod::None) return false;
+  if (o.kind == DOperand::Kind::Imm) return isIntType(o.type) && typeSize(o.type) <= 4;
+  return o.kind == DOperand::Kind::Reg && isIntType(o.type) && o.type != Type::BOOL && typeSize(o.type) <= 4;
+}
+bool fastFltSrc(const DOperand& o) {
+  return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
+}
+
+enum class Form : uint8_t { Fn, Fused, Merged, AllOn };
+template <class X, Form F>
+constexpr Handler member() {
+  if constexpr (F == Form::Fused) return X::fused;
+  else if constexpr (F == Form::Merged) return X::merged;
+  else if constexpr (F == Form::AllOn) return X::allOn;
+  else return X::fn;
+}
+// H<Op, Float, exec>::fn, or its ::fused, ::merged or ::allOn.
+template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, Form Fused = Form::Fn>
+Handler byExec(unsigned exec) {
+  switch (exec) {
+    case 1: return member<H<Op, Float, 1>, Fused>();
+    case 2: return member<H<Op, Float, 2>, Fused>();
+    case 4: return member<H<Op, Float, 4>, Fused>();
+    case 8: return member<H<Op, Float, 8>, Fused>();
+    case 16: return member<H<Op, Float, 16>, Fused>();
+    case 32: return member<H<Op, Float, 32>, Fused>();
+    default: return nullptr;
+  }
+}
+// vecCmp with one lane and 32-bit sources: integers by their values as the
+// source types say (S0, S1: signed; an immediate is already extended to 32
+// bits), F as floats; the relation (Rel, as relation()) fixed per instantiation.
+template <bool Float, unsigned Rel, bool S0, bool S1>
+[[gnu::always_inline]] inline void scalarCmpBody(Ctx& c, const DInst& d) {
+  if (!chEnOf<1>(c, d)) return;
+  c.lanes += 1;
+  const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
+  bool r;
+  if constexpr (Float) {
+    r = relation(Rel, std::bit_cast<float>(a), std::bit_cast<float>(b));
+  } else {
+    auto value = [](bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+    r = relation(Rel, value(S0, a), value(S1, b));
+  }
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{1} << d.maskOff);  // bits past 31 are dropped
+  p = r ? p | m : p & ~m;
+}
+template <bool Float, unsigned Rel, bool S0, bool S1>
+struct ScalarCmpH {
+  static void fn(Ctx& c, const DInst& d) { scalarCmpBody<Float, Rel, S0, S1>(c, d); }
+  // The CMP, then the one-lane JMP after it (DInst::tailFn): a loop's
+  // compare-and-branch in one dispatch.
+  static void thenJmp(Ctx& c, const DInst& d) {
+    scalarCmpBody<Float, Rel, S0, S1>(c, d);
+    jumpUniform(c, (&d)[1], c.t.pc + 2);
+  }
+};
+template <bool Float, bool S0, bool S1>
+std::pair<Handler, Handler> scalarCmpByRel(unsigned rel) {
+  auto pick = [&]<unsigned R>() { return std::pair<Handler, Handler>{ScalarCmpH<Float, R, S0, S1>::fn, ScalarCmpH<Float, R, S0, S1>::thenJmp}; };
+  switch (rel) {
+    case 0: return pick.template operator()<0>();
+    case 1: return pick.template operator()<1>();
+    case 2: return pick.template operator()<2>();
+    case 3: return pick.template operator()<3>();
+    case 4: return pick.template operator()<4>();
+    default: return pick.template operator()<5>();
+  }
+}
+// The one-lane CMP handler and its compare-and-branch form.
+std::pair<Handler, Handler> scalarCmp(const DInst& d) {
+  if (d.floatDomain) return scalarCmpByRel<true, false, false>(d.relop);
+  const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
+  if (s0) return s1 ? scalarCmpByRel<false, true, true>(d.relop) : scalarCmpByRel<false, true, false>(d.relop);
+  return s1 ? scalarCmpByRel<false, false, true>(d.relop) : scalarCmpByRel<false, false, false>(d.relop);
+}
+
+template <Opcode Op, bool Float, unsigned N>
+struct AluH {
+  static constexpr Handler fn = vecAlu<Op, Float, N>;
+};
+template <Opcode Op, bool Float, unsigned N>
+struct DenseVecH {
+  static constexpr Handler fn = denseAlu<Op, Float, N, false>;
+  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, false>>;
+  static constexpr Handler merged = mergedDense<Op, Float, N, false>;
+  static constexpr Handler allOn = denseBody<Op, Float, N, false>;
+};
+template <Opcode Op, bool Float, unsigned N>
+struct DenseScalarH {
+  static constexpr Handler fn = denseAlu<Op, Float, N, true>;
+  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, true>>;
+  static constexpr Handler merged = mergedDense<Op, Float, N, true>;
+  static constexpr Handler allOn = denseBody<Op, Float, N, true>;
+};
+template <Opcode, bool Float, unsigned N>
+struct CmpH {
+  static constexpr Handler fn = vecCmp<Float, N>;
+};
+
+Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
+
+// denseAlu<Op, Float, N, ScalarB> for an instruction vecAlu<Op, Float, N> serves,
+// when its operands have the dense shape (and its fusedRun as d.fusedFn); else nullptr.
+template <Opcode Op, bool Float>
+Handler pickDenseOp(DInst& d, int nsrc) {
+  auto pick = [&]<template <Opcode, bool, unsigned> class H>() {
+    d.fusedFn = byExec<H, Op, Float, Form::Fused>(d.exec);
+    d.mergedFn = byExec<H, Op, Float, Form::Merged>(d.exec);
+    d.allOnFn = byExec<H, Op, Float, Form::AllOn>(d.exec);
+    return byExec<H, Op, Float>(d.exec);
+  };
+  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+  const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
+  auto vec = [&](const DOperand& o) {
+    if (o.load32 != DOperand::Load32::Contig) return false;
+    const uint32_t a = o.off[0], b = a + 4u * d.exec;
+    return a == lo || b <= lo || a >= hi;  // the same lanes, or apart
+  };
+  if (!vec(d.src[0])) return nullptr;
+  if (nsrc < 2) return pick.template operator()<DenseVecH>();
+  const DOperand& b = d.src[1];
+  if (vec(b)) return pick.template operator()<DenseVecH>();
+  if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast)
+    return pick.template operator()<DenseScalarH>();
+  return nullptr;
+}
+template <Opcode Op, bool Float>
+Handler pickShapeOp(DInst& d, int nsrc) {
+  return d.exec == 1 ? scalarAlu<Op, Float> : pickDenseOp<Op, Float>(d, nsrc);
+}
+// The dense or one-lane form of the vecAlu handler `vec`, if the operands allow it.
+Handler pickDense(DInst& d, Handler vec, int nsrc) {
+#define VISAKIT_DENSE(OP, FLT) \
+  if (vec == byExec<AluH, Opcode::OP, FLT>(d.exec)) return pickShapeOp<Opcode::OP, FLT>(d, nsrc);
+  VISAKIT_DENSE(ADD, false) VISAKIT_DENSE(MUL, false) VISAKIT_DENSE(AND, false) VISAKIT_DENSE(OR, false)
+  VISAKIT_DENSE(XOR, false) VISAKIT_DENSE(NOT, false) VISAKIT_DENSE(SHL, false) VISAKIT_DENSE(SHR, false)
+  VISAKIT_DENSE(MOV, false) VISAKIT_DENSE(ADD, true) VISAKIT_DENSE(MUL, true) VISAKIT_DENSE(MOV, true)
+#undef VISAKIT_DENSE
+  return nullptr;
+}
+
+Handler pickFast(DInst& d, Opcode op, int nsrc) {
+  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s]);
+  Handler h = pickFastShape(d, op, nsrc);
+  if (!h) return nullptr;
+  if (Handler dense = pickDense(d, h, nsrc)) return dense;
+  return h;
+}
+Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
+  if (d.sat) return nullptr;
+  if (op == Opcode::CMP) {
+    if (d.dst.kind != DOperand::Kind::Pred) return nullptr;
+    if (d.floatDomain) {
+      if (d.execType != Type::F || !fastFltSrc(d.src[0]) || !fastFltSrc(d.src[1])) return nullptr;
+      if (d.exec == 1) return scalarCmp(d).first;
+      return byExec<CmpH, Opcode::CMP, true>(d.exec);
+    }
+    if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
+    if (d.exec == 1) return scalarCmp(d).first;
+    return byExec<CmpH, Opcode::CMP, false>(d.exec);
+  }
+  if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
+  if (d.floatDomain) {
+    if (d.dst.type != Type::F || d.execType != Type::F) return nullptr;
+    for (int s = 0; s < nsrc; ++s)
+      if (!fastFltSrc(d.src[s])) return nullptr;
+    if (op == Opcode::ADD) return byExec<AluH, Opcode::ADD, true>(d.exec);
+    if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
+    if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
+    return nullptr;
+  }
+  if (d.dst.type != Type::UD && d.dst.type != Type::D) return nullptr;
+  for (int s = 0; s < nsrc; ++s)
+    if (!fastIntSrc(d.src[s])) return nullptr;
+  switch (op) {
+    case Opcode::ADD: return byExec<AluH, Opcode::ADD, false>(d.exec);
+    case Opcode::MUL: return byExec<AluH, Opcode::MUL, false>(d.exec);
+    case Opcode::AND: return byExec<AluH, Opcode::AND, false>(d.exec);
+    case Opcode::OR: return byExec<AluH, Opcode::OR, false>(d.exec);
+    case Opcode::XOR: return byExec<AluH, Opcode::XOR, false>(d.exec);
+    case Opcode::NOT: return byExec<AluH, Opcode::NOT, false>(d.exec);
+    case Opcode::SHL: return byExec<AluH, Opcode::SHL, false>(d.exec);
+    case Opcode::SHR:
+      // SHR shifts src0's own bits (E18): an unsigned extension keeps them, a signed one does not.
+      if (isSignedInt(d.src[0].type) && typeSize(d.src[0].type) < 4) return nullptr;
+      return byExec<AluH, Opcode::SHR, false>(d.exec);
+    case Opcode::MOV: return byExec<AluH, Opcode::MOV, false>(d.exec);
+    default: return nullptr;
+  }
+}
+
+template <Opcode Op>
+Handler intHandler() {
+  return intAlu<Op>;
+}
+
+}  // namespace
+
+void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
+  const InstrDesc* desc = rowOf(inst);
+  int dstIdx = -1, srcIdx[2] = {-1, -1}, nsrc = 0;
+  for (int i = 0; i < desc->numFields; ++i) {
+    const FieldDesc& f = desc->fields[i];
+    if (f.kind != FieldKind::Vec) continue;
+    if (f.access == visakit::Access::Write) dstIdx = i;
+    else if (nsrc < 2) srcIdx[nsrc++] = i;
+  }
+  if (int r = desc->findName("Rel_op"); r >= 0) d.relop = static_cast<uint8_t>(inst.f[r].value & 7);
+  const unsigned exec = d.exec;
+  if (dstIdx >= 0) d.dst = decodeVector(p, inst.f[dstIdx], exec, true, false);
+  for (int s = 0; s < nsrc; ++s) {
+    const Operand& o = inst.f[srcIdx[s]];
+    bool scalar = false;
+    if (inst.op == Opcode::SETP && s == 0)
+      scalar = o.kind == Operand::Kind::Immediate ||
+               (o.kind == Operand::Kind::General && o.region.vs == 0 && o.region.w == 1 && o.region.hs == 0);
+    d.src[s] = decodeVector(p, o, exec, false, scalar);
+    if (d.src[s].kind == DOperand::Kind::Pred && d.src[s].predId >= 1 && d.src[s].predId <= p.kernel->preds.size())
+      d.src[s].predBits = static_cast<uint8_t>(std::min<unsigned>(32, p.kernel->preds[d.src[s].predId - 1].numElts));
+    if (s == 0) d.scalarSrc = scalar;
+  }
+  // Execution domain: float if any source is float (widest float wins).
+  bool flt = false;
+  Type et = Type::HF;
+  for (int s = 0; s < nsrc; ++s) {
+    const DOperand& o = d.src[s];
+    if (o.kind != DOperand::Kind::Pred && isFloatType(o.type)) {
+      if (!flt || floatRank(o.type) > floatRank(et)) et = o.type;
+      flt = true;
+    }
+  }
+  d.floatDomain = flt;
+  d.execType = flt ? (et == Type::BF ? Type::BF : et) : Type::UD;
+  const Opcode op = inst.op;
+  // Logic and shift operations are integer operations (their pages: integer types only).
+  bool intOnly = desc->has(kIntOnly);
+  if (intOnly) d.floatDomain = flt = false;
+  if (op == Opcode::MOV && d.src[0].kind == DOperand::Kind::Pred) {
+    d.src[0].wholePred = true;
+    flt = d.floatDomain = false;
+  }
+  for (int s = 0; s < nsrc; ++s) {
+    d.iload[s] = pickIntLoad(d.src[s]);
+    d.fload[s] = pickFltLoad(d.src[s], s);
+  }
+  d.istore = pickIntStore(d.dst);
+  d.fstore = pickFltStore(d.dst);
+  // SHL/SHR pages: 5 low bits of src1, 6 for a Q/UQ destination.
+  bool qdst = d.dst.kind == DOperand::Kind::Reg && (d.dst.type == Type::Q || d.dst.type == Type::UQ);
+  d.shiftMask = qdst ? 63 : 31;
+  d.src0Bits = static_cast<uint8_t>(d.src[0].kind == DOperand::Kind::Pred ? 1 : typeSize(d.src[0].type) * 8);
+
+  if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
+    if (Handler h = pickFast(d, op, nsrc)) {
+      d.fn = h;
+      if (op == Opcode::CMP && d.exec == 1) d.cmpJmpFn = scalarCmp(d).second;
+      return;
+    }
+  switch (op) {
+    case Opcode::SETP: d.fn = setpAlu; return;
+    case Opcode::CMP: d.fn = flt ? cmpAlu<true> : cmpAlu<false>; return;
+    case Opcode::SEL: d.fn = flt ? selAlu<true> : selAlu<false>; return;
+    case Opcode::MOV:
+      if (!d.sat && d.src[0].mod == Mod::None && d.dst.kind == DOperand::Kind::Reg && !d.src[0].wholePred &&
+          d.src[0].kind != DOperand::Kind::Pred && d.src[0].type == d.dst.type) {
+        switch (typeSize(d.dst.type)) {
+          case 1: d.fn = movCopy<1>; return;
+          case 2: d.fn = movCopy<2>; return;
+          case 8: d.fn = movCopy<8>; return;
+          default: d.fn = movCopy<4>; return;
+        }
+      }
+      d.fn = flt ? fltAlu<Opcode::MOV> : intAlu<Opcode::MOV>;
+      return;
+    case Opcode::ADD: d.fn = flt ? fltAlu<Opcode::ADD> : intAlu<Opcode::ADD>; return;
+    case Opcode::MUL: d.fn = flt ? fltAlu<Opcode::MUL> : intAlu<Opcode::MUL>; return;
+    case Opcode::AND: d.fn = intHandler<Opcode::AND>(); return;
+    case Opcode::OR: d.fn = intHandler<Opcode::OR>(); return;
+    case Opcode::XOR: d.fn = intHandler<Opcode::XOR>(); return;
+    case Opcode::NOT: d.fn = intHandler<Opcode::NOT>(); return;
+    case Opcode::SHL: d.fn = intHandler<Opcode::SHL>(); return;
+    case Opcode::SHR: d.fn = intHandler<Opcode::SHR>(); return;
+    default: d.fn = intHandler<Opcode::MOV>(); return;
+  }
+}
+
+}  // namespace visakit::sim

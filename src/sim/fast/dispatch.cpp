@@ -1,0 +1,749 @@
+// The dispatcher: binds memory, lays out the thread space (chapter 3 "Thread
+// Organization"), runs thread groups on a pool of host threads and merges
+// statistics and findings.
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "sim/check.hpp"
+#include "sim/fast/control.hpp"
+#include "sim/launch.hpp"
+#include "sim/pool.hpp"
+#include "sim/ref/ref.hpp"
+#include "visakit/sim.hpp"
+
+namespace visakit::sim {
+
+const char* findingKindText(Finding::Kind k) {
+  switch (k) {
+    case Finding::Kind::OutOfBoundsRead: return "out of bounds read";
+    case Finding::Kind::OutOfBoundsWrite: return "out of bounds write";
+    case Finding::Kind::SameAddress: return "two lanes write the same address";
+    case Finding::Kind::RaceWriteWrite: return "data race (write/write)";
+    case Finding::Kind::RaceReadWrite: return "data race (read/write)";
+  }
+  return "?";
+}
+
+namespace {
+
+struct Shared {
+  const Kernel* k = nullptr;
+  const Program* prog = nullptr;
+  const LaunchConfig* cfg = nullptr;
+  Dims dims;
+  uint32_t dispatchMask = 0;
+  // The register bytes every thread starts with: zero (E29) but for the inputs
+  // and the folded start; whole 16-byte blocks.
+  std::vector<uint8_t> regImage;
+  ThreadStart start;  // planThreadStart
+  std::vector<Space> spaces;  // template; SLM filled per worker
+  Space urb;
+  uint64_t slmBytes = 0;
+  uint32_t slmStat = 0;
+  bool unitIsGroup = true;
+  bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
+  // A kernel whose code is one straight-line run, ended by an unpredicated
+  // one-lane RET or by its end (runStraight): a thread's steps, and the lanes
+  // its RET counts; straightSteps 0: not such a kernel. straightPlan: what
+  // runStraight calls for the run's instructions not folded, in order:
+  // stepFn, or allOnFn where ChEn is every lane whatever the thread
+  // (unpredicated, and the dispatch mask, which nothing in the run changes,
+  // enables them all).
+  uint64_t straightSteps = 0, straightRetLanes = 0;
+  struct Step {
+    Handler fn;
+    const DInst* d;
+  };
+  std::vector<Step> straightPlan;
+  uint64_t units = 0;
+  // Host thread j takes units from its own contiguous range first, `batch` at a
+  // time, then from the others' (once its own is done): a launch that follows on
+  // the same surfaces finds each host thread's part in that thread's caches.
+  struct alignas(kLine) Range {
+    std::atomic<uint64_t> next{0};
+    uint64_t end = 0;
+  };
+  std::unique_ptr<Range[]> ranges;
+  unsigned jobs = 1;
+  uint64_t batch = 1;
+  std::atomic<bool> stop{false};
+  std::mutex errMu;
+  std::string error;
+  ObserverList* observer = nullptr;
+  size_t numStats = 0;
+
+  void fail(std::string msg) {
+    std::lock_guard<std::mutex> g(errMu);
+    if (error.empty()) error = std::move(msg);
+    stop.store(true);
+  }
+};
+
+// Simulated threads run in lock step per host thread when they are independent
+// and short (runGang, runStraight). On dispatch (round 7) 2 gave +10 %, 4 +15 %
+// (but -7 % on alu_int when loops were ganged too), 8 nothing; round 9 had 2
+// (4 was slower with the first runStraight). Round 10, with allOnFn: 4 over 2
+// +5 % (paired 0.264-0.272 against 0.249-0.261; 3, 6 and 8 in between).
+constexpr unsigned kGang = 4;
+
+struct alignas(kLine) Worker {  // (its counters share no line with another's)
+  Ctx c;
+  // The other threads of a lock-step gang (runGang): no SLM, no --check.
+  struct alignas(kLine) GangCtx : Ctx {};  // (no line shared with another host thread's)
+  std::array<std::unique_ptr<GangCtx>, kGang - 1> gang;
+  ThreadCoord coord;          // of thread lastTid
+  uint32_t lastTid = kNoPc;
+  unsigned index = 0;  // host thread j of the launch
+  Buffer slm;
+  RaceShadow slmShadow;
+};
+
+// A host thread's context for the launch: its thread state, the bound spaces,
+// statistics by space.
+void startCtx(Ctx& c, const Shared& sh) {
+  const Program& prog = *sh.prog;
+  c.prog = &prog;
+  startState(c.t, prog, sh.regImage);
+  c.spaces = sh.spaces;
+  c.urb = sh.urb;
+  c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+}
+
+// The coordinates of the next linear thread (x fastest, then y, then the group
+// ids x, y, z), as threadCoord() would give them.
+void stepCoord(const Shared& sh, ThreadCoord& t) {
+  const auto& g = sh.cfg->groups;
+  if (++t.x < sh.dims.tx) return;
+  t.x = 0;
+  if (++t.y < sh.dims.ty) return;
+  t.y = 0;
+  if (++t.gx < g[0]) return;
+  t.gx = 0;
+  if (++t.gy < g[1]) return;
+  t.gy = 0;
+  ++t.gz;
+}
+
+// Starts simulated thread `tid` in the current state c.t.
+[[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, Ctx& c, uint32_t tid) {
+  const Program& p = *sh.prog;
+  ThreadState& t = c.t;
+  // Every variable starts at zero (E29; the padding past them is never written),
+  // the kernel inputs at their values, with the folded start already done
+  // (planThreadStart). The state holds the image since startState: only the
+  // bytes an instruction may have written are copied again.
+  const uint8_t* img = sh.regImage.data();
+  uint8_t* regs = t.regs.data();
+  for (const ByteRange& r : sh.start.rewrite)
+    for (uint32_t b = r.lo; b < r.hi; b += 16) std::memcpy(regs + b, img + b, 16);
+  c.lanes += sh.start.foldedLanes;  // (their steps are counted where they stand)
+  if (t.preds.size() <= 2) {  // (predicate ids 1..numPreds; most kernels have at most one)
+    t.preds.front() = 0;
+    t.preds.back() = 0;
+  } else {
+    std::fill(t.preds.begin(), t.preds.end(), 0);
+  }
+  // Coordinates: one step from the previous thread's when they follow each other.
+  ThreadCoord& tc = w.coord;
+  if (w.lastTid != kNoPc && tid == w.lastTid + 1) stepCoord(sh, tc);
+  else tc = threadCoord(*sh.cfg, tid);
+  w.lastTid = tid;
+  // Chapter 3 "Thread Organization": the thread's ids in the predefined variables
+  // (those an instruction reads), then the values of the start computed from them.
+  const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
+                                       tc.gz};  // (in kThreadIdVars order)
+  for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+  for (const ThreadAffine& a : sh.start.affine)
+    c.setReg(a.offset, a.c0 + a.coef[0] * ids[0] + a.coef[1] * ids[1] + a.coef[2] * ids[2] + a.coef[3] * ids[3] +
+                           a.coef[4] * ids[4]);
+  // E8: the first N lanes of the execution mask are on at entry.
+  t.tid = tid;
+  t.steps = 0;
+  t.resumed = false;
+  t.deferredBy = nullptr;
+  t.pc = 0;
+  t.em = sh.dispatchMask;
+  t.waiting = 0;
+  t.waitMin = kNoPc;
+  t.done = p.code.empty();
+}
+
+// Runs the current thread c.t until it finishes (true), or yields to another
+// simulated thread (false: it continues later at the same instruction).
+// Without CanYield the caller knows that nothing yields (Ctx::canDefer off, or
+// no DRAM surface), and the straight-line loop does not look.
+template <bool CanYield>
+[[gnu::always_inline]] inline bool runSlice(Shared& sh, Ctx& c) {
+  ThreadState& t = c.t;
+  c.threadId = t.tid;
+  const Program& p = *sh.prog;
+  const uint32_t end = static_cast<uint32_t>(p.code.size());
+  const uint64_t maxSteps = sh.cfg->maxSteps;
+  uint64_t steps = t.steps;
+  const DInst* code = p.code.data();
+  while (!t.done) {
+    // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
+    // instructions up to the next control instruction run back to back, then
+    // that control instruction (which never yields).
+    if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n + 1 < maxSteps) {
+      const DInst* first = code + t.pc;
+      // (stepFn: a run never yields; folded instructions after it are skipped, nextStep)
+      const DInst* last = first + n;
+      for (const DInst* d = first; d < last; d = nextStep(d)) {
+        d->stepFn(c, *d);
+        if (CanYield && c.yield) {  // deferred: not executed, so not counted
+          c.yield = false;
+          t.pc = static_cast<uint32_t>(d - code);
+          t.steps = steps + static_cast<uint64_t>(d - first);
+          return false;
+        }
+      }
+      steps += n;
+      if (sh.stop.load(std::memory_order_relaxed)) return true;
+      const uint32_t pc = t.pc + n;
+      if (pc == end || !t.em) {
+        advance(t, pc, end);
+        continue;
+      }
+      t.pc = pc;
+      steps += code[pc].tailSteps;  // (at most 2: room was left above)
+      code[pc].tailFn(c, code[pc]);
+      continue;
+    }
+    if (++steps > maxSteps) {
+      sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
+                          maxSteps, sh.k->code[t.pc].loc.line));
+      return true;
+    }
+    if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
+    const DInst& d = code[t.pc];
+    d.fn(c, d);
+    if (c.yield) {  // deferred: not executed, so not counted
+      c.yield = false;
+      t.steps = steps - 1;
+      return false;
+    }
+    if (!d.control) advance(t, t.pc + 1, end);
+  }
+  c.instructions += steps;
+  return true;
+}
+
+// K threads of a straight kernel (Shared::straightSteps) in lock step, as
+// runGang, with nothing to check on the way: every instruction but the RET
+// is straight-line, so the execution mask stays the dispatch mask, and the
+// thread's steps (room left under --max-steps) are the code's length.
+template <unsigned K>
+void runStraight(Shared& sh, Ctx* const* g) {
+  for (const Shared::Step& s : sh.straightPlan)
+    for (unsigned i = 0; i < K; ++i) s.fn(*g[i], *s.d);
+  for (unsigned i = 0; i < K; ++i) {
+    g[i]->instructions += sh.straightSteps;
+    g[i]->lanes += sh.straightRetLanes;  // (RET page: the thread ends)
+    g[i]->t.done = true;
+  }
+}
+
+// K simulated threads in lock step, all started at the first instruction:
+// each instruction of a straight-line run, and then its tail, runs for one
+// thread and at once for the next. Their work is independent, so the host
+// core overlaps one thread's memory and register-file latencies with the
+// others' (a thread of dispatch.visaasm is longer than the core's window), and
+// one pass of the dispatcher serves K threads. Where their paths part
+// (control flow, lanes waiting, --max-steps near), each goes on alone
+// (runSlice). Each thread runs its own instructions in its own order; only
+// the order between threads of their accesses to a surface changes (E30).
+// Only for threads on their own: no SLM (E10 runs a group's threads one after
+// another), no --check, nothing that yields; and only for kernels without a
+// loop, whose threads are short. A loop's thread is a long stream of
+// independent work already: there lock step gained 1-3 % on one host thread,
+// and on two it was slower in most runs (round 7; docs/performance.md).
+template <unsigned K>
+void runGang(Shared& sh, Ctx* const* g) {
+  const Program& p = *sh.prog;
+  const DInst* code = p.code.data();
+  const uint32_t end = p.codeEnd;
+  const uint64_t maxSteps = sh.cfg->maxSteps;
+  for (unsigned i = 0; i < K; ++i) g[i]->threadId = g[i]->t.tid;
+  uint64_t steps = 0;  // the same for all while together
+  auto together = [&] {
+    const uint32_t pc = g[0]->t.pc;
+    for (unsigned i = 0; i < K; ++i)
+      if (g[i]->t.done || g[i]->t.pc != pc || g[i]->t.waiting) return false;
+    return true;
+  };
+  while (together()) {
+    const uint32_t pc0 = g[0]->t.pc, n = code[pc0].straight;
+    if (steps + n + 1 >= maxSteps) break;  // (room for a two-step tail, as runSlice)
+    const DInst* last = code + pc0 + n;
+    for (const DInst* d = code + pc0; d < last; d = nextStep(d))
+      for (unsigned i = 0; i < K; ++i) d->stepFn(*g[i], *d);
+    steps += n;
+    if (sh.stop.load(std::memory_order_relaxed)) return;
+    const uint32_t pc = pc0 + n;
+    bool anyOff = false;
+    for (unsigned i = 0; i < K; ++i) anyOff |= !g[i]->t.em;
+    if (pc == end || anyOff) {
+      for (unsigned i = 0; i < K; ++i) advance(g[i]->t, pc, end);
+      continue;
+    }
+    steps += code[pc].tailSteps;
+    for (unsigned i = 0; i < K; ++i) {
+      g[i]->t.pc = pc;
+      code[pc].tailFn(*g[i], code[pc]);
+    }
+  }
+  for (unsigned i = 0; i < K; ++i) {
+    g[i]->t.steps = steps;
+    runSlice<false>(sh, *g[i]);
+  }
+}
+
+}  // namespace
+
+std::optional<uint64_t> parseCacheSize(std::string_view text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.remove_suffix(1);
+  uint64_t unit = 1;
+  if (!text.empty() && (text.back() == 'K' || text.back() == 'M' || text.back() == 'G')) {
+    unit = uint64_t{1} << (text.back() == 'K' ? 10 : text.back() == 'M' ? 20 : 30);
+    text.remove_suffix(1);
+  }
+  uint64_t n = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (text.empty() || ec != std::errc() || p != text.data() + text.size() || n > (~uint64_t{0} >> 30)) return std::nullopt;
+  return n * unit;
+}
+
+uint64_t lastLevelCacheBytes() {
+  // Linux's sysfs gives the size of one cache instance. glibc's sysconf can
+  // give more: 384 MiB for the 32 MiB L3 of a Zen 5 VM (round 6), which took
+  // 256 MiB surfaces for cache-resident and turned latency hiding off.
+  uint64_t best = 0;
+  unsigned bestLevel = 0;
+  for (int i = 0; i < 16; ++i) {
+    const std::string dir = fmt::format("/sys/devices/system/cpu/cpu0/cache/index{}/", i);
+    std::ifstream levelFile(dir + "level"), sizeFile(dir + "size"), typeFile(dir + "type");
+    if (!levelFile || !sizeFile) break;
+    unsigned level = 0;
+    std::string size, type;
+    levelFile >> level;
+    std::getline(sizeFile, size);
+    std::getline(typeFile, type);
+    auto bytes = parseCacheSize(size);
+    if (type != "Instruction" && bytes && level > bestLevel) {
+      bestLevel = level;
+      best = *bytes;
+    }
+  }
+  if (best) return best;
+  long l3 = 0;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+  l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  return l3 > 0 ? static_cast<uint64_t>(l3) : 0;
+}
+
+uint64_t deferMinBytes() {
+  static const uint64_t bytes = std::max<uint64_t>(lastLevelCacheBytes(), uint64_t{8} << 20);
+  return bytes;
+}
+
+namespace {
+
+// Simulated threads a host thread interleaves (no SLM, no --check): while one
+// waits for its scattered lines, the other runs (a GPU's latency hiding). Two
+// beat 3, 4 and 6 on gather_256MiB (docs/performance.md, round 8): a thread's
+// lines are then prefetched one pass of the other thread ahead.
+constexpr unsigned kInterleave = 2;
+
+// A run [i, j) of one dense ALU handler (alu.cpp, mergedDense) whose
+// destination, src0 and a vector src1 each continue the instruction before by
+// exec dwords, and whose scalar src1 is one immediate (a register could be
+// written by an earlier instruction of the run).
+bool mergeableDense(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  const uint32_t step = 4u * h.exec;
+  const DOperand& hb = h.src[1];
+  for (size_t k = i + 1; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i) * step;
+    if (e.dst.off[0] != h.dst.off[0] + n || e.src[0].off[0] != h.src[0].off[0] + n || e.src[1].kind != hb.kind ||
+        e.src[1].load32 != hb.load32)
+      return false;
+    if (hb.kind == DOperand::Kind::None) continue;  // a one-source operation
+    if (hb.load32 == DOperand::Load32::Imm) {
+      if (e.src[1].imm32[0] != hb.imm32[0]) return false;
+    } else if (hb.load32 != DOperand::Load32::Contig || e.src[1].off[0] != hb.off[0] + n) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A run [i, j) of GATHER_SCALED.4 with lane addresses (ctx.hpp, mergedLanes):
+// Element_offset and destination continue each other by exec dwords, one
+// surface and scalar offset; no destination meets a later instruction's
+// offsets or the scalar offset (they are all read first).
+bool mergeableLanes(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  const uint32_t step = 4u * h.exec;
+  const ByteRange offs{h.raw[0], h.raw[0] + static_cast<uint32_t>(j - i) * step};
+  for (size_t k = i; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i) * step;
+    if (e.offRun || e.numBlocks != 4 || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.raw[0] != h.raw[0] + n ||
+        e.raw[1] != h.raw[1] + n)
+      return false;
+    const ByteRange dst{e.raw[1], e.raw[1] + step};
+    if (e.raw[1] != e.raw[0] && dst.meets(offs)) return false;  // (in place, each reads its own lanes first)
+    if (e.goff.kind == DOperand::Kind::Reg && dst.meets(ByteRange{e.goff.off[0], e.goff.off[0] + 4})) return false;
+  }
+  return true;
+}
+
+// A run [i, j) of GATHER/SCATTER_SCALED (same handler) that is one dword run
+// (mergedRun): offsets known at decode and consecutive across the run, the raw
+// operands consecutive, one surface and scalar offset (which no GATHER of the
+// run writes), nothing to prefetch ahead. A dense ALU run: mergeableDense.
+bool mergeable(const Program& p, size_t i, size_t j) {
+  const DInst& h = p.code[i];
+  if (h.addrKind == DInst::AddrKind::None) return mergeableDense(p, i, j);
+  const uint32_t step = 4u * h.exec;
+  for (size_t k = i; k < j; ++k) {
+    const DInst& e = p.code[k];
+    const uint32_t n = static_cast<uint32_t>(k - i);
+    if (!e.offRun || e.numBlocks != 4 || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+        e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.offBase != h.offBase + n * step ||
+        e.raw[1] != h.raw[1] + n * step)
+      return false;
+    if (!e.storeAccess && e.goff.kind == DOperand::Kind::Reg && e.goff.off[0] + 4 > e.raw[1] && e.goff.off[0] < e.raw[1] + step)
+      return false;  // this GATHER writes the scalar offset the later ones read
+  }
+  return true;
+}
+
+// Runs of instructions one fusedRun does (DInst::runLen): consecutive
+// instructions with a fused form, the same handler and the same channel-enable
+// fields, none that can yield (on a DRAM surface, offsets not known consecutive).
+// Within such a run, the longest stretches that are one dword run each become
+// a mergedRun.
+void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
+  // (A DRAM access yields only when its lanes are scattered, never with offsets known consecutive.)
+  auto fusable = [&](const DInst& e) {
+    return e.fusedFn &&
+           (e.addrKind == DInst::AddrKind::None || e.surface == kSurfSlm || !spaces[e.surface].dram || e.offRun);
+  };
+  auto sameEnables = [](const DInst& a, const DInst& b) {
+    return a.exec == b.exec && a.noMask == b.noMask && a.maskOff == b.maskOff && a.predId == b.predId &&
+           a.predCtl == b.predCtl && a.predInv == b.predInv;
+  };
+  for (size_t i = 0; i < p.code.size();) {
+    DInst& h = p.code[i];
+    size_t j = i + 1;
+    if (fusable(h))
+      while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
+    // Split [i, j) into merged runs (the longest at each point) and fused runs between them.
+    size_t f = i;  // start of the current fused run
+    auto close = [&](size_t end) {
+      if (end > f) p.code[f].runLen = static_cast<uint8_t>(end - f);
+    };
+    for (size_t k = i; k < j;) {
+      size_t m = k + 1;
+      Handler merged = p.code[k].mergedFn;
+      if (merged && (!check || p.code[k].addrKind == DInst::AddrKind::None))
+        while (m < j && mergeable(p, k, m + 1)) ++m;
+      // (--check: only reads of a surface without a race shadow, which the kernel never writes)
+      const uint32_t id = p.code[k].surface;
+      if (m - k < 2 && p.code[k].lanesFn && (!check || (id != kSurfSlm && !spaces[id].shadow))) {
+        merged = check ? p.code[k].checkedLanesFn : p.code[k].lanesFn;
+        while (m < j && m - k < kMaxLanesRun && mergeableLanes(p, k, m + 1)) ++m;
+      }
+      if (m - k < 2) {
+        ++k;
+        continue;
+      }
+      close(k);
+      p.code[k].runLen = static_cast<uint8_t>(m - k);
+      p.code[k].fusedFn = merged;
+      k = f = m;
+    }
+    close(j);
+    i = j;
+  }
+}
+
+// Fits the decoded program to the launch: with --check, the memory handlers
+// (and their fused forms) that tell the observers; each DInst::ahead keeps only the instructions on
+// DRAM surfaces (Space::dram; never SLM), none with --check.
+void fitToLaunch(Program& p, const std::vector<Space>& spaces, bool check) {
+  for (DInst& d : p.code) {
+    if (check && d.checkedFn) {
+      d.fn = d.checkedFn;
+      d.fusedFn = d.checkedFusedFn;
+      d.allOnFn = nullptr;  // (its observers see every access)
+    }
+    unsigned n = 0;
+    for (unsigned k = 0; k < d.numAhead; ++k) {
+      DInst& e = p.code[d.ahead[k]];
+      if (check || e.surface == kSurfSlm || !spaces[e.surface].dram) continue;
+      d.ahead[n++] = d.ahead[k];
+      e.coveredBy = d.index;  // (planPrefetch puts an instruction in one ahead list at most)
+    }
+    d.numAhead = static_cast<uint8_t>(n);
+  }
+  formRuns(p, spaces, check);
+  // What the straight-line loop calls, and how far it moves on.
+  for (size_t i = p.code.size(); i-- > 0;) {
+    DInst& d = p.code[i];
+    d.stepFn = d.runLen > 1 ? d.fusedFn : d.fn;
+    d.advBytes = static_cast<uint32_t>(d.runLen * sizeof(DInst));
+    if (i + d.runLen < p.code.size() && p.code[i + d.runLen].folded) d.advBytes += p.code[i + d.runLen].advBytes;
+  }
+}
+
+void workerMain(Shared& sh, Worker& w) {
+  const Dims& dm = sh.dims;
+  uint64_t u = 0, last = 0;
+  unsigned k = 0;  // ranges looked at: own, then the next ones
+  auto nextUnit = [&](uint64_t& unit) {
+    if (sh.stop.load(std::memory_order_relaxed)) return false;
+    while (u == last) {
+      if (k == sh.jobs) {
+        u = last = 0;
+        return false;
+      }
+      Shared::Range& r = sh.ranges[(w.index + k) % sh.jobs];
+      u = r.next.fetch_add(sh.batch, std::memory_order_relaxed);
+      if (u < r.end) {
+        last = std::min(u + sh.batch, r.end);
+      } else {
+        u = last = 0;
+        ++k;
+      }
+    }
+    unit = u++;
+    return true;
+  };
+  uint64_t unit = 0;
+  if (sh.unitIsGroup || w.c.observer || !sh.anyDram) {
+    // One thread after another: the threads of a group in linear order (E10);
+    // with --check, threads are not interleaved either, and without a DRAM
+    // surface no instruction would yield.
+    w.c.canDefer = false;
+    if (w.gang[0]) {  // threads on their own (no SLM), no --check: kGang at a time
+      Ctx* g[kGang] = {&w.c};
+      for (unsigned i = 1; i < kGang; ++i) g[i] = w.gang[i - 1].get();
+      for (;;) {
+        unsigned n = 0;
+        while (n < kGang && nextUnit(unit)) initThread(sh, w, *g[n++], static_cast<uint32_t>(unit));
+        if (n == kGang) {
+          if (sh.straightSteps) runStraight<kGang>(sh, g);
+          else runGang<kGang>(sh, g);
+          continue;
+        }
+        for (unsigned i = 0; i < n; ++i) runSlice<false>(sh, *g[i]);
+        return;
+      }
+    }
+    while (nextUnit(unit)) {
+      if (sh.unitIsGroup) {
+        // SLM: one zero-filled block per thread group.
+        if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
+        if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
+      }
+      const uint32_t n = sh.unitIsGroup ? static_cast<uint32_t>(dm.perGroup) : 1;
+      const uint64_t first = sh.unitIsGroup ? unit * dm.perGroup : unit;
+      for (uint32_t i = 0; i < n && !sh.stop.load(std::memory_order_relaxed); ++i) {
+        initThread(sh, w, w.c, static_cast<uint32_t>(first + i));
+        runSlice<false>(sh, w.c);
+      }
+    }
+    return;
+  }
+  // Independent threads: up to kInterleave in flight. Slot `cur` runs in c.t,
+  // the others wait in `parked`. A finished thread's slot takes the next unit in
+  // place; a yield moves on round robin, starting a thread in an empty slot
+  // while units remain. Threads that never yield cost no switch at all.
+  std::array<ThreadState, kInterleave> parked;
+  std::array<bool, kInterleave> live{};
+  for (ThreadState& t : parked) startState(t, *sh.prog, sh.regImage);
+  bool exhausted = !nextUnit(unit);
+  if (exhausted) return;
+  unsigned cur = 0, inFlight = 1;
+  w.c.t.swap(parked[cur]);
+  initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+  live[cur] = true;
+  while (!sh.stop.load(std::memory_order_relaxed)) {
+    w.c.canDefer = inFlight > 1 || !exhausted;
+    if (runSlice<true>(sh, w.c)) {
+      if (!exhausted && nextUnit(unit)) {
+        initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+        continue;
+      }
+      exhausted = true;
+      live[cur] = false;
+      if (--inFlight == 0) break;
+    }
+    // Next slot round robin: a live one, or an empty one for a new thread.
+    w.c.t.swap(parked[cur]);
+    for (;;) {
+      cur = (cur + 1) % kInterleave;
+      if (live[cur]) break;
+      if (!exhausted && nextUnit(unit)) {
+        w.c.t.swap(parked[cur]);
+        initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+        w.c.t.swap(parked[cur]);
+        live[cur] = true;
+        ++inFlight;
+        break;
+      }
+      exhausted = true;
+    }
+    w.c.t.swap(parked[cur]);
+  }
+  w.c.t.swap(parked[cur]);  // c.t back to a state of the right sizes
+}
+
+}  // namespace
+
+RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
+  if (cfg.reference || cfg.payload) return runReference(k, surfaces, cfg);
+  Launch l;
+  if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
+  RunResult res;
+  Program prog = decode(k, cfg.grfSize);
+  if (!prog.unsupported.empty()) return runReference(k, surfaces, cfg);
+
+  Shared sh;
+  sh.k = &k;
+  sh.prog = &prog;
+  sh.cfg = &cfg;
+  sh.dims = l.dims;
+  sh.dispatchMask = l.dispatchMask;
+  sh.regImage = l.regImage;
+  sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask);
+
+  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
+  sh.unitIsGroup = l.unitIsGroup;
+  sh.units = l.units;
+  const unsigned jobs = l.jobs;
+  // Units are taken from the ranges in batches, so that many short threads do
+  // not all meet on one counter; small enough that the host threads stay balanced.
+  sh.batch = std::clamp<uint64_t>(sh.units / (uint64_t{jobs} * 64), 1, 64);
+  sh.jobs = jobs;
+  sh.ranges = std::make_unique<Shared::Range[]>(jobs);
+  for (unsigned j = 0; j < jobs; ++j) {
+    sh.ranges[j].next.store(sh.units * j / jobs, std::memory_order_relaxed);
+    sh.ranges[j].end = sh.units * (j + 1) / jobs;
+  }
+
+  // ---- memory: the launch's spaces, and which are DRAM-sized (latency hiding) ----
+  sh.spaces = l.spaces;
+  for (Space& s : sh.spaces)
+    if (s.bound) {
+      s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
+      sh.anyDram |= s.dram;
+    }
+  sh.slmBytes = l.slmBytes;
+  fitToLaunch(prog, sh.spaces, cfg.check);
+  if (!prog.code.empty()) {
+    const DInst& ret = prog.code.back();
+    const bool retLast = k.code.back().op == Opcode::RET && ret.exec == 1 && !ret.predId;
+    const uint32_t end = static_cast<uint32_t>(prog.code.size()) - (retLast ? 1 : 0);
+    if (prog.code[0].straight == end && prog.code.size() + 1 < cfg.maxSteps) {
+      sh.straightSteps = prog.code.size();
+      sh.straightRetLanes = retLast ? laneCount(sh.dispatchMask) : 0;
+      const DInst* d = prog.code.data();
+      while (d < prog.code.data() + end && d->folded) ++d;
+      for (; d < prog.code.data() + end; d = nextStep(d)) {
+        // Chapter 3 "Execution mask", chapter 5 EvaluateChEn: EM from the offset, or every lane under NoMask.
+        const uint32_t all = execMaskBits(d->exec);
+        const bool allOn = !d->predId && (d->noMask || ((sh.dispatchMask >> d->maskOff) & all) == all);
+        sh.straightPlan.push_back({d->runLen == 1 && allOn && d->allOnFn ? d->allOnFn : d->stepFn, d});
+      }
+    }
+  }
+  sh.urb = l.urbSpace;
+  sh.numStats = l.statNames.size();
+
+  std::vector<std::unique_ptr<Worker>> workers;
+  for (unsigned j = 0; j < jobs; ++j) {
+    auto w = std::make_unique<Worker>();
+    w->index = j;
+    Ctx& c = w->c;
+    startCtx(c, sh);
+    c.findings.maxExamples = std::max(1u, cfg.maxExamples);
+    if (prog.usesSlm) {
+      w->slm.resize(l.slmBytes);
+      Space& s = c.spaces[kSurfSlm];
+      s.data = w->slm.data();
+      s.size = l.slmBytes;
+      s.bound = true;
+      s.plain = true;  // one group at a time on this host thread
+      if (cfg.check) {
+        s.shadow = &w->slmShadow;
+        w->slmShadow.exclusive = true;  // this host thread's groups only
+      }
+    }
+    if (cfg.check) c.observer = &l.observers;
+    if (!prog.usesSlm && !prog.loops && !cfg.check && !sh.anyDram)
+      for (auto& b : w->gang) {
+        b = std::make_unique<Worker::GangCtx>();
+        startCtx(*b, sh);
+      }
+    workers.push_back(std::move(w));
+  }
+  {
+    // Worker 0 runs on the calling thread, the others on the pool's threads
+    // (HostPool: a thread start costs tens of microseconds here).
+    struct Job {
+      Shared& sh;
+      std::vector<std::unique_ptr<Worker>>& workers;
+    } job{sh, workers};
+    HostPool::instance().run(jobs, [](void* arg, unsigned j) {
+      auto& jb = *static_cast<Job*>(arg);
+      workerMain(jb.sh, *jb.workers[j]);
+    }, &job);
+  }
+  if (!sh.error.empty()) {
+    res.status = RunResult::Status::Failed;
+    res.error = sh.error;
+    return res;
+  }
+
+  // ---- merge ----
+  std::vector<WorkerTotals> totals;
+  for (auto& w : workers) {
+    WorkerTotals t;
+    t.instructions = w->c.instructions;
+    t.lanes = w->c.lanes;
+    t.spaceBytes.assign(w->c.spaceBytes.begin(), w->c.spaceBytes.end());
+    t.spaceBytes.resize(sh.numStats, {0, 0});
+    for (auto& b : w->gang)
+      if (b) {
+        t.instructions += b->instructions;
+        t.lanes += b->lanes;
+        for (size_t i = 0; i < sh.numStats; ++i)
+          for (int rw = 0; rw < 2; ++rw) t.spaceBytes[i][rw] += b->spaceBytes[i][rw];
+      }
+    t.findings = &w->c.findings;
+    totals.push_back(std::move(t));
+  }
+  finishLaunch(l, surfaces, totals, res);
+  return res;
+}
+
+}  // namespace visakit::sim

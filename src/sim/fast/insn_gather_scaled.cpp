@@ -1,0 +1,73 @@
+// GATHER_SCALED (0x78), seed page GATHER_SCALED.md:
+//   for (i = 0; i < exec_size; ++i)
+//     if (ChEn[i]) dst[i] = surface[offset + element_offset[i]];  // <num_blocks> bytes
+#include <cstring>
+
+#include "sim/fast/scaled.hpp"
+
+namespace visakit::sim {
+namespace {
+
+template <class T, unsigned N>
+bool gatherFast(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr) {
+  if (!lanesFast<T, N>(s, en, addr)) return false;
+  uint8_t* dst = c.t.regs.data() + d.raw[1];
+  if (en == execMaskBits(N)) {
+    gatherLanes<T, N>(s.data, addr, dst);
+    c.spaceBytes[s.statIndex][0] += N * sizeof(T);
+    return true;
+  }
+  forEachLane(en, [&](unsigned i) {
+    uint32_t v = atomicLoad<T>(s.data + addr[i]);
+    std::memcpy(dst + 4 * i, &v, 4);
+  });
+  c.spaceBytes[s.statIndex][0] += uint64_t{laneCount(en)} * sizeof(T);
+  return true;
+}
+
+struct Gather : ScaledAccess<Gather, false> {
+  template <unsigned N>
+  [[gnu::always_inline]] static void moveDwords(Space& s, Dwords k, const uint32_t* addr, uint8_t* regs) {
+    if (k == Dwords::Run) copyIn<uint32_t, N>(s, addr[0], regs);
+    else if (s.plain) gatherDwordsPlain<N>(s.data, addr, regs);
+    else gatherLanes<uint32_t, N>(s.data, addr, regs);
+  }
+  template <unsigned N>
+  [[gnu::noinline]] static void lanes(Ctx& c, const DInst& d, uint32_t en) {
+    if (!en) return;
+    Space& s = c.spaces[d.surface];
+    uint32_t addr[N];
+    // "The first Exec_size elements of the operand will be used as the byte
+    // offsets": read them all before the destination (which may overlap) is written.
+    laneAddresses<N>(c, d, addr);
+    if (!startScaled<N>(c, d, s, en, addr, false)) return;
+    if (dwordRun<N>(d, s, en, addr)) {
+      copyIn<uint32_t, N>(s, addr[0], c.t.regs.data() + d.raw[1]);
+      c.spaceBytes[s.statIndex][0] += 4 * N;
+      return;
+    }
+    if (d.numBlocks == 4 ? gatherFast<uint32_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 2 ? gatherFast<uint16_t, N>(c, d, s, en, addr)
+        : d.numBlocks == 1 && gatherFast<uint8_t, N>(c, d, s, en, addr))
+      return;
+    forEachLane(en, [&](unsigned i) {
+      // 1, 2 or 4 bytes, unaligned allowed; out of bounds reads zero (E2); the
+      // upper bytes of a 1- or 2-byte read are zero (E1).
+      uint64_t v = c.read<false>(s, addr[i], d.numBlocks, i);
+      c.setReg<uint32_t>(d.raw[1] + 4 * i, static_cast<uint32_t>(v));
+    });
+    // Disabled channels keep their old destination values (E9).
+  }
+};
+
+}  // namespace
+
+void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
+  decodeMemory(p, inst, d, {"Element_offset", "Dst"});
+  setScaledHandlers<Gather>(d);
+  d.lanesFn = fusedForExec<Gather, Fused::Lanes>(d.exec);
+  d.checkedLanesFn = fusedForExec<Gather, Fused::CheckedLanes>(d.exec);
+}
+
+}  // namespace visakit::sim
