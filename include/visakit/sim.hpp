@@ -120,6 +120,9 @@ struct FindingExample {
   }
 };
 
+// Finding::space of an access to an address in no allocation of the stateless address space.
+constexpr const char* kStatelessName = "stateless";
+
 struct Finding {
   enum class Kind : uint8_t { OutOfBoundsRead, OutOfBoundsWrite, SameAddress, RaceWriteWrite, RaceReadWrite };
   Kind kind = Kind::OutOfBoundsRead;

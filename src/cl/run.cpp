@@ -208,7 +208,7 @@ Result run(const Request& rq) {
   for (const sim::Finding& f : rr.findings) {
     ClFinding cf;
     cf.finding = f;
-    cf.memory = f.space == "%slm" ? "__local memory" : f.space;
+    cf.memory = f.space == "%slm" ? "__local memory" : f.space == sim::kStatelessName ? "no allocation (a wild pointer)" : f.space;
     for (const sim::FindingExample& e : f.examples) {
       WorkItem w;
       const uint32_t tpg = pl.threadsPerGroup;

@@ -88,6 +88,7 @@ std::string exampleText(const sim::LaunchConfig& cfg, const sim::Finding& f, con
 
 std::string spaceText(const sim::Finding& f) {
   if (f.space == "URB" || f.space == "%slm") return fmt::format("{} ({} bytes)", f.space, f.spaceSize);
+  if (f.space == sim::kStatelessName) return "the stateless address space, in no allocation";
   return fmt::format("surface '{}' ({} bytes)", f.space, f.spaceSize);
 }
 

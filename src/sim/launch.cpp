@@ -457,8 +457,8 @@ void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::v
     if (agg.spaceId == kUrbSpace) {
       f.space = "URB";
       f.spaceSize = l.urb.size();
-    } else if (agg.spaceId == kFlatSpace) {
-      f.space = "the stateless address space (no allocation)";
+    } else if (agg.spaceId == kFlatSpace) {  // an address in no allocation of the stateless space
+      f.space = kStatelessName;
       f.spaceSize = 0;
     } else {
       f.space = agg.spaceId < l.spaceNames.size() ? l.spaceNames[agg.spaceId] : surfaceDisplayName(k, agg.spaceId);
