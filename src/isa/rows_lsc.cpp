@@ -293,7 +293,10 @@ bool reach(const InstrDesc& d, const Instruction& inst, Reach& r) {
     return true;
   }
   if (type == kFlat) r.flat = true;
-  else if (type == kSs) r.surface = kSurfScratch;
+  else if (type == kSs) {
+    r.surface = kSurfScratch;
+    r.flat = true;  // an unbound %scratch is the stateless space (spec-decisions M1, L9)
+  }
   else if (type == kBss) r.surface = 4;  // %bss (predefined surface 4)
   else if (type == kBti) {
     r.viaTable = true;
