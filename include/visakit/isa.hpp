@@ -180,7 +180,7 @@ enum InstrProps : uint32_t {
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function, Mem, Lsc };
+enum class Syntax : uint8_t { Generic, Label, Function, Mem, Alu, Lsc };
 
 constexpr size_t kMaxFields = 24;
 

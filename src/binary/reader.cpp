@@ -135,7 +135,8 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
     if (cls == kClassImmediate && mod != 0) fail(at, "an immediate operand cannot have a modifier");
     o.mod = static_cast<Mod>(mod);
   }
-  auto region = [&](bool isDst) {
+  // vxh: an indirect source may leave the vertical stride absent (VxH, chapter 5 "Indirect Operands").
+  auto region = [&](bool isDst, bool vxh = false) {
     size_t rAt = c.pos();
     uint16_t r = c.u16("region");
     if (r & 0xf000) fail(rAt, fmt::format("region 0x{:04x} has reserved bits 12-15 set", r));
@@ -145,7 +146,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
     // A destination region is <hs> only; a source needs <vs;w,hs> (chapter 5).
     if (isDst && (o.region.vs != kRegionNull || o.region.w != kRegionNull))
       fail(rAt, fmt::format("destination region 0x{:04x}: vertical stride and width must be 0 (absent)", r));
-    if (o.region.hs == kRegionNull || (!isDst && (o.region.vs == kRegionNull || o.region.w == kRegionNull)))
+    if (o.region.hs == kRegionNull || (!isDst && ((o.region.vs == kRegionNull && !vxh) || o.region.w == kRegionNull)))
       fail(rAt, fmt::format("{} region 0x{:04x} leaves a stride or width absent (code 0)", isDst ? "destination" : "source", r));
   };
   switch (cls) {
@@ -196,7 +197,7 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
       uint8_t t = c.u8("indirect type");
       if ((t & 15) == static_cast<unsigned>(Type::BOOL) || t > 15) fail(tAt, fmt::format("indirect operand type {} (expected 0-15, not bool)", t));
       o.type = static_cast<Type>(t & 15);
-      region(dst);
+      region(dst, true);
       return o;
     }
     case kClassState: {

@@ -83,6 +83,7 @@ constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char*
 // Each family's rows (rows_*.cpp); instructionTable() is all of them.
 std::span<const InstrDesc> coreRows();
 std::span<const InstrDesc> memRows();
+std::span<const InstrDesc> aluRows();
 std::span<const InstrDesc> lscRows();
 
 }  // namespace visakit::rows

@@ -5,31 +5,37 @@
 namespace visakit::rows {
 namespace {
 
+// The pages and IGC 12504's CISA_INST_table: ALU destinations are general or
+// indirect (AND/OR/XOR/NOT also predicate), sources general, indirect or
+// immediate (the logic ops also predicate). The table's address-of sources
+// are not taken: no binary can hold one outside ADDR_ADD (spec-decisions A1).
+constexpr uint8_t kGI = kG | kI;
+
 constexpr InstrDesc kRows[] = {
-    alu2(Opcode::ADD, "add", "ADD", kNum, kArith, true),
-    alu2(Opcode::MUL, "mul", "MUL", kNum, kArith, true),
+    alu2(Opcode::ADD, "add", "ADD", kNum, kArith, true, 0, kGI),
+    alu2(Opcode::MUL, "mul", "MUL", kNum, kArith, true, 0, kGI),
     // AND, OR, XOR, NOT pages: integer or predicate operands.
-    alu2(Opcode::AND, "and", "AND", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::OR, "or", "OR", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::XOR, "xor", "XOR", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false, kIntOnly, kG | kP),
-    alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true, kIntOnly),
-    alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly),
+    alu2(Opcode::AND, "and", "AND", kInt, kLogic, false, kIntOnly, kGI | kP),
+    alu2(Opcode::OR, "or", "OR", kInt, kLogic, false, kIntOnly, kGI | kP),
+    alu2(Opcode::XOR, "xor", "XOR", kInt, kLogic, false, kIntOnly, kGI | kP),
+    alu1(Opcode::NOT, "not", "NOT", kInt, kLogic, false, kIntOnly, kGI | kP),
+    alu2(Opcode::SHL, "shl", "SHL", kInt, kArith, true, kIntOnly, kGI),
+    alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly, kGI),
     // MOV page: src0 may be a predicate (with exec size 1).
     {.op = Opcode::MOV, .mnemonic = "mov", .pageMnemonic = "MOV", .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = true,
-     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum), src("Src0", 1, kNum, kArith, kG | kImm | kP)}},
-    alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true),
+     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum, kGI), src("Src0", 1, kNum, kArith, kGI | kImm | kP)}},
+    alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true, 0, kGI),
     // SETP page: Exec_size, Dst (predicate), Src0; no predication.
     {.op = Opcode::SETP, .mnemonic = "setp", .pageMnemonic = "SETP", .cls = InstrClass::Alu, .execSizes = kAllExec,
      .sat = false, .page = "SETP", .props = kIntOnly, .numFields = 3,
      .fields = {fExec, FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kP},
-                src("Src0", 1, types(T::UB, T::UW, T::UD, T::B, T::W, T::D), 0)}},
-    // CMP page: Exec_size, Rel_op, Dst, Src0, Src1; no predication.
+                src("Src0", 1, types(T::UB, T::UW, T::UD, T::B, T::W, T::D), 0, kGI | kImm)}},
+    // CMP page: Exec_size, Rel_op, Dst, Src0, Src1; no predication. Dst: predicate or general.
     {.op = Opcode::CMP, .mnemonic = "cmp", .pageMnemonic = "CMP", .cls = InstrClass::Compare, .execSizes = kAllExec,
      .sat = false, .page = "CMP", .numFields = 5,
      .fields = {fExec, suffixEnum("Rel_op", 0, kRelOps, 0, 5),
                 FieldDesc{.kind = Vec, .name = "Dst", .textPos = 0, .access = W, .classes = kG | kP, .types = kNum},
-                src("Src0", 1, kNum, kArith), src("Src1", 2, kNum, kArith)}},
+                src("Src0", 1, kNum, kArith, kGI | kImm), src("Src1", 2, kNum, kArith, kGI | kImm)}},
     {.op = Opcode::LABEL, .mnemonic = "label", .pageMnemonic = "LABEL", .cls = InstrClass::Control, .execSizes = kAllExec,
      .sat = false, .page = "LABEL", .props = kNoExec | kJoin, .syntax = Syntax::Label, .numFields = 1,
      .fields = {FieldDesc{.kind = Label, .width = 2, .name = "Label"}}},

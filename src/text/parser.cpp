@@ -879,7 +879,8 @@ class Parser {
     fail(t, fmt::format("use of undeclared surface '{}'", t.text));
   }
 
-  Region region(bool dst) {
+  // vxh: an indirect source may also be <width,hs> (VxH: one address element per `width` lanes).
+  Region region(bool dst, bool vxh = false) {
     Region r;
     expectPunct('<', "to start the region");
     auto val = [&](const char* what) -> uint8_t {
@@ -894,6 +895,15 @@ class Parser {
       r.hs = val("horizontal stride");
     } else {
       r.vs = val("vertical stride");
+      if (vxh && peek().is(',')) {  // <width,hs>
+        next();
+        r.w = r.vs;
+        r.vs = kRegionNull;
+        if (r.w == 32) fail(cur_[-2], "invalid width 32 (expected 1, 2, 4, 8 or 16)");
+        r.hs = val("horizontal stride");
+        expectPunct('>', "to end the region");
+        return r;
+      }
       expectPunct(';', "after the vertical stride");
       r.w = val("width");
       expectPunct(',', "after the width");
@@ -1124,7 +1134,7 @@ class Parser {
       uint64_t off = expectInt("indirect offset", neg ? 0x8000 : 0x7fff);
       o.value = (neg ? (~off + 1) : off) & 0xffff;
       expectPunct(']', "after the indirect offset");
-      o.region = region(dst);
+      o.region = region(dst, true);
       expectPunct(':', "before the indirect operand's type");
       const Token& tt = expectIdent("type");
       auto ty = parseTypeName(tt.text);

@@ -31,6 +31,7 @@ std::string predName(const Kernel& k, uint32_t id) {
 std::string regionText(const Region& r) {
   auto v = [](uint8_t x) { return x == kRegionNull ? 0 : x; };
   if (r.vs == kRegionNull && r.w == kRegionNull) return fmt::format("<{}>", v(r.hs));
+  if (r.vs == kRegionNull) return fmt::format("<{},{}>", v(r.w), v(r.hs));  // VxH indirect source
   return fmt::format("<{};{},{}>", v(r.vs), v(r.w), v(r.hs));
 }
 

@@ -4,6 +4,7 @@
 namespace visakit::text {
 
 const CustomSyntax* memSyntax();  // syntax_mem.cpp
+const CustomSyntax& aluSyntax();  // syntax_alu.cpp
 const CustomSyntax* lscSyntax();  // syntax_lsc.cpp
 
 const CustomSyntax* customSyntax(Syntax s) {
@@ -12,6 +13,7 @@ const CustomSyntax* customSyntax(Syntax s) {
     case Syntax::Label:
     case Syntax::Function: return nullptr;
     case Syntax::Mem: return memSyntax();
+    case Syntax::Alu: return &aluSyntax();
     case Syntax::Lsc: return lscSyntax();
   }
   return nullptr;

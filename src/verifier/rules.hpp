@@ -46,6 +46,7 @@ struct RowRule {
 // Each family's rules (rules_*.cpp).
 std::span<const RowRule> coreRules();
 std::span<const RowRule> memRules();
+std::span<const RowRule> aluRules();
 std::span<const RowRule> lscRules();
 
 }  // namespace visakit

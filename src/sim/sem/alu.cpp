@@ -1,105 +1,16 @@
 // ALU instructions in the reference tier: every lane through the exact
-// pipeline. Sources are read for every lane before any destination element is
-// written (the pages' dst[i] = op(src[i]) over the instruction), in the
-// operation's domain:
-//   - integer: "extra precision is provided within the hardware ... implicit
-//     type conversion happens" (2_datatypes.md "Type Conversion"): the exact
-//     result is truncated to the destination, or clamped with .sat;
-//   - float: the execution type is the widest float source (DF > F > HF, BF);
-//     each result is rounded to it (RTNE), then converted to the destination.
+// pipeline of arith.hpp (integer and float domains).
 #include <array>
 
-#include "sim/sem/ops.hpp"
-#include "sim/sem/sem.hpp"
+#include "sim/sem/arith.hpp"
 
 namespace visakit::sim {
 namespace {
 
-// The float domain and its execution type: any float source makes it (widest
-// wins; spec-decisions E11), unless the row is integer-only.
-struct Domain {
-  bool flt = false;
-  Type exec = Type::UD;
-};
-Domain domainOf(const Exec& e) {
-  Domain d;
-  if (e.inst().row->has(kIntOnly)) return d;
-  Type et = Type::HF;
-  for (unsigned s = 0; s < e.numSrc(); ++s) {
-    const RefOperand& o = e.op(e.src(s));
-    if (o.kind == Operand::Kind::Predicate || !isFloatType(o.type)) continue;
-    if (!d.flt || floatRank(o.type) > floatRank(et)) et = o.type;
-    d.flt = true;
-  }
-  d.exec = d.flt ? et : Type::UD;
-  return d;
-}
-
-// HF: "denorms are flushed to sign-preserved zero on input and output of any
-// floating-point mathematical operation" (2_datatypes.md "IEEE Floating Point Mode").
-inline double flushHf(double v) { return isDenormalIn(v, Type::HF) ? (std::signbit(v) ? -0.0 : 0.0) : v; }
-
-// A float-domain source: floats exactly, integers converted to the execution
-// type (RTNE; spec-decisions E11).
-double fltSource(const Exec& e, int f, unsigned k, Type et) {
-  const RefOperand& o = e.op(f);
-  if (o.kind != Operand::Kind::Predicate && isFloatType(o.type)) return e.floatValue(f, k);
-  return roundTo(intToDouble(e.intValue(f, k), et), et);
-}
-
-ops::IntCtx intCtx(const Exec& e) {
-  ops::IntCtx c;
-  const RefOperand& d = e.op(e.dst());
-  // SHL / SHR pages: 5 low bits of src1, 6 for a Q/UQ destination.
-  c.shiftMask = d.kind == Operand::Kind::General && (d.type == Type::Q || d.type == Type::UQ) ? 63 : 31;
-  const RefOperand& s0 = e.op(e.src(0));
-  c.src0Bits = s0.kind == Operand::Kind::Predicate ? 1 : typeSize(s0.type) * 8;
-  return c;
-}
-
-// The arithmetic instructions: dst = Op(src0[, src1]).
-template <class Op, unsigned NSrc>
-void arith(Exec& e) {
-  const uint32_t en = e.chEn();
-  e.countLanes(en);
-  if (!en) return;
-  const unsigned n = e.exec();
-  const int d = e.dst();
-  Domain dom = domainOf(e);
-  if constexpr (requires { Op::flt(0.0, 0.0); }) {
-    if (dom.flt) {
-      std::array<double, 32> a{}, b{};
-      for (unsigned k = 0; k < n; ++k) {
-        a[k] = fltSource(e, e.src(0), k, dom.exec);
-        if constexpr (NSrc == 2) b[k] = fltSource(e, e.src(1), k, dom.exec);
-      }
-      const bool hf = dom.exec == Type::HF;
-      const bool isMov = std::is_same_v<Op, ops::Mov>;
-      for (unsigned k = 0; k < n; ++k) {
-        if (!((en >> k) & 1)) continue;
-        double x;
-        if (isMov) {
-          x = a[k];
-        } else {
-          double p = hf ? flushHf(a[k]) : a[k], q = hf ? flushHf(b[k]) : b[k];
-          x = roundTo(Op::flt(p, q), dom.exec);
-          if (hf) x = flushHf(x);
-          if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
-        }
-        e.storeFloat(d, k, x, dom.exec);
-      }
-      return;
-    }
-  }
-  const ops::IntCtx c = intCtx(e);
-  std::array<i128, 32> a{}, b{};
-  for (unsigned k = 0; k < n; ++k) {
-    a[k] = e.intValue(e.src(0), k);
-    if constexpr (NSrc == 2) b[k] = e.intValue(e.src(1), k);
-  }
-  for (unsigned k = 0; k < n; ++k)
-    if ((en >> k) & 1) e.storeInt(d, k, Op::exact(a[k], b[k], c));
-}
+using pipeline::arith;
+using pipeline::domainOf;
+using pipeline::fltSource;
+using pipeline::Domain;
 
 // MOV page: a predicate source is "interpreted as an unsigned integer, with
 // element 0 corresponding to the LSB"; bits past its size are zero (E13).

@@ -7,6 +7,7 @@
 // the exact result's low 32 bits) and `f32` on F lanes (float, or four).
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 
@@ -18,6 +19,9 @@ namespace visakit::sim::ops {
 struct IntCtx {
   unsigned shiftMask = 31;  // SHL, SHR, ASR, ROL, ROR: the count bits of src1 (5, or 6 for a Q/UQ destination)
   unsigned src0Bits = 32;   // SHR, ASR: the width of src0
+  Type dstType = Type::UD;  // DIV by zero, BFE: the destination's type
+  Type src0Type = Type::UD; // ROL, ROR, FBH: src0's type
+  std::array<bool, 4> srcSigned{};  // DP4A: each source's signedness
 };
 
 // Exact product of two values of at most 64 bits (plus sign). A positive

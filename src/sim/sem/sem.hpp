@@ -214,6 +214,7 @@ struct SemEntry {
 };
 // Each family's entries (sem/*.cpp).
 std::span<const SemEntry> aluSemantics();
+std::span<const SemEntry> aluExtSemantics();
 std::span<const SemEntry> controlSemantics();
 std::span<const SemEntry> memorySemantics();
 std::span<const SemEntry> memLegacySemantics();
