@@ -266,8 +266,7 @@ uint32_t footprint(const InstrDesc& d, const Instruction& inst, int field, unsig
   // Data: a vector of components (the quad ops' ChMask channels; one for atomics).
   const uint64_t ds = value("DataSize");
   const unsigned rb = regBytes(ds);
-  unsigned comps = op.quad ? popcount4(value("ChMask")) : op.dir == Dir::Atomic ? 1 : vecLen(value("DataElemsPerAddr"));
-  if (op.dir == Dir::Atomic && op.form == Form::Apndctr) comps = std::max(1u, vecLen(value("DataElemsPerAddr")));
+  const unsigned comps = op.quad ? popcount4(value("ChMask")) : op.dir == Dir::Atomic ? 1 : vecLen(value("DataElemsPerAddr"));
   if (comps == 0) return 0;
   if (value("DataOrder") == kTranspose) return exec * comps * rb;
   return (comps - 1) * componentStride(exec, rb, grf) + exec * rb;
@@ -292,16 +291,18 @@ bool reach(const InstrDesc& d, const Instruction& inst, Reach& r) {
     r.slm = true;
     return true;
   }
-  if (type == kFlat) r.flat = true;
-  else if (type == kSs) {
+  if (type == kFlat) {
+    r.flat = true;
+  } else if (type == kSs) {
     r.surface = kSurfScratch;
     r.flat = true;  // an unbound %scratch is the stateless space (spec-decisions M1, L9)
-  }
-  else if (type == kBss) r.surface = 4;  // %bss (predefined surface 4)
-  else if (type == kBti) {
+  } else if (type == kBss) {
+    r.surface = 4;  // %bss (predefined surface 4)
+  } else if (type == kBti) {
     r.viaTable = true;
-    int s = d.findName("Surface");
-    if (s >= 0 && inst.f[s].kind == Operand::Kind::Immediate) r.bti = static_cast<int>(inst.f[s].value & 0xffffffffu);
+    const int s = d.findName("Surface");
+    if (s >= 0 && inst.f[s].kind == Operand::Kind::Immediate)
+      r.bti = static_cast<int>(std::min<uint64_t>(inst.f[s].value & 0xffffffffu, 0x7fffffff));
   }
   return true;
 }

@@ -371,7 +371,7 @@ class Reader {
   }
 };
 
-void parseFence(Reader& p, const Token& mn) {
+void parseFence(Reader& p) {
   TextReader& r = p.r_;
   auto suffix = [&](const char* name, const EnumDesc& e, std::string_view what) {
     r.expectPunct('.', fmt::format("before the {}", what));
@@ -387,13 +387,12 @@ void parseFence(Reader& p, const Token& mn) {
   // "ExecSize: Should always be 1 and no mask" (L1).
   p.inst_.execCode = 0;
   p.inst_.emask = 8;
-  (void)mn;
 }
 
 void parse(TextReader& r, const InstrDesc& d0, Instruction& inst, const Token& mn) {
   Reader p(r, d0, inst);
   if (d0.op == Opcode::LSC_FENCE) {
-    parseFence(p, mn);
+    parseFence(p);
     return;
   }
   r.expectPunct('.', fmt::format("and the shared function after '{}' (.ugm, .ugml, .slm or .tgm)", mn.text));
@@ -434,7 +433,7 @@ void parse(TextReader& r, const InstrDesc& d0, Instruction& inst, const Token& m
     execGiven = true;
   }
   const OpInfo op = opInfo(d);
-  auto dataFirst = [&](const char* field) {
+  auto dataOperand = [&](const char* field) {
     p.raw(p.f(field), "data register or %null");
     Shape s = p.shape(op.quad);
     p.setShape(s, op.form == Form::Strided);
@@ -447,9 +446,9 @@ void parse(TextReader& r, const InstrDesc& d0, Instruction& inst, const Token& m
       const bool stridedOp = op.form == Form::Strided;
       if (op.dir == Dir::Store) {
         p.untypedAddr(stridedOp);
-        s = dataFirst("Src1Data");
+        s = dataOperand("Src1Data");
       } else {
-        s = dataFirst("DstData");
+        s = dataOperand("DstData");
         p.untypedAddr(stridedOp);
         if (op.dir == Dir::Atomic) {
           p.raw(p.f("Src1Data"), "atomic argument register or %null");
@@ -476,7 +475,7 @@ void parse(TextReader& r, const InstrDesc& d0, Instruction& inst, const Token& m
       p.execDefault(execGiven, 0, 0);
       break;
     case Form::Apndctr: {
-      s = dataFirst("DstData");
+      s = dataOperand("DstData");
       p.model(false);
       p.raw(p.f("Src0Data"), "data register");
       if (r.peek().is(':')) {
@@ -506,9 +505,9 @@ void parse(TextReader& r, const InstrDesc& d0, Instruction& inst, const Token& m
       }
       if (op.dir == Dir::Store) {
         p.typedAddr(false);
-        s = dataFirst("Src1Data");
+        s = dataOperand("Src1Data");
       } else {
-        s = dataFirst("DstData");
+        s = dataOperand("DstData");
         p.typedAddr(false);
         if (op.dir == Dir::Atomic) {
           p.raw(p.f("Src1Data"), "atomic argument register or %null");
