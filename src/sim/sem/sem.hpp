@@ -175,7 +175,7 @@ class Exec {
   Space& flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset);
   // The surface binding-table index `bti` selects (LSC bti(N); the launch's
   // --bti N=NAME); an index the table does not give reaches an unbound space,
-  // reported on kFlatSpace (no surface). `id` becomes the surface id.
+  // reported on kFlatSpace (no allocation). `id` becomes the surface id.
   Space& btiSurface(uint64_t bti, uint32_t& id);
   // An unbound space: every access out of bounds (LSC's arg address model).
   Space& unbound() { return *mem_.noSpace; }
