@@ -84,5 +84,6 @@ constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char*
 std::span<const InstrDesc> coreRows();
 std::span<const InstrDesc> memRows();
 std::span<const InstrDesc> aluRows();
+std::span<const InstrDesc> lscRows();
 
 }  // namespace visakit::rows

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/lsc.hpp"
 #include "sim/convert.hpp"
 
 namespace visakit::sim {
@@ -184,6 +185,16 @@ KernelUse kernelUse(const Kernel& k) {
     const InstrDesc* d = rowOf(inst);
     if (!d) continue;
     if (d->has(kUrb)) u.usesUrb = true;
+    if (lsc::Reach r; lsc::reach(*d, inst, r)) {  // LSC names SLM and surfaces by its fields' values
+      u.usesSlm |= r.slm;
+      if (r.surface >= 0) {
+        u.usesSurface[r.surface] = 1;
+        if (r.store) u.writesSurface[r.surface] = 1;
+      }
+      if (r.bti >= 0) u.btis.push_back(static_cast<uint32_t>(r.bti));
+      u.storesViaTable |= r.viaTable && r.store;
+      u.storesFlat |= r.flat && r.store;
+    }
     for (int i = 0; i < d->numFields; ++i) {
       const Operand& o = inst.f[i];
       if (d->fields[i].kind == FieldKind::Vec && d->fields[i].access == Access::Write && o.kind == Operand::Kind::State &&
@@ -251,6 +262,10 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   l.dispatchMask = simd >= 32 ? 0xffffffffu : (1u << simd) - 1;
   l.layout = layoutVars(k, cfg.grfSize);
   l.use = kernelUse(k);
+  for (const auto& [bti, name] : cfg.bindingTable)
+    if (auto id = surfaceByBindingName(k, name); id && l.use.storesViaTable) l.use.writesSurface[*id] = 1;
+  for (const auto& [name, base] : cfg.addresses)
+    if (auto id = surfaceByBindingName(k, name); id && l.use.storesFlat) l.use.writesSurface[*id] = 1;
   const KernelUse& use = l.use;
 
   // ---- bind surfaces ----
@@ -387,6 +402,10 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     if (l.bindingTable[bti] != kNoSurface) return launchError(fmt::format("--bti {} is given twice", bti));
     l.bindingTable[bti] = *id;
   }
+  for (uint32_t bti : use.btis)
+    if (bti >= l.bindingTable.size() || l.bindingTable[bti] == kNoSurface)
+      return launchError(fmt::format("the kernel uses binding-table index {} (bti({:#x})) but the launch binds no surface to it "
+                                     "(--bti {}=NAME)", bti, bti, bti));
   for (const auto& [name, base] : cfg.addresses) {
     auto id = l.spaceByName(name);
     if (!id) return launchError(fmt::format("--address {}: no bound surface '{}'", name, name));

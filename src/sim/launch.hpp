@@ -39,6 +39,11 @@ struct KernelUse {
   std::vector<uint8_t> writesSurface;  // by surface id: a row that may store names it
   std::vector<uint8_t> stateSet;       // by surface id: a MOVS gives it a binding-table index
   bool usesSlm = false, usesUrb = false;
+  // LSC messages (isa/lsc.hpp lsc::reach): the binding-table indices they
+  // name (bti(N)), and whether one may store through the binding table or the
+  // stateless address space (what --bti and --address name is then written).
+  std::vector<uint32_t> btis;
+  bool storesViaTable = false, storesFlat = false;
 };
 KernelUse kernelUse(const Kernel& k);
 

@@ -47,5 +47,6 @@ struct RowRule {
 std::span<const RowRule> coreRules();
 std::span<const RowRule> memRules();
 std::span<const RowRule> aluRules();
+std::span<const RowRule> lscRules();
 
 }  // namespace visakit

@@ -10,7 +10,7 @@ namespace visakit::sim {
 SemFn semanticsOf(const InstrDesc& row) {
   static const std::vector<SemEntry> all = [] {
     std::vector<SemEntry> v;
-    for (auto family : {aluSemantics(), aluExtSemantics(), controlSemantics(), memorySemantics(), memLegacySemantics()})
+    for (auto family : {aluSemantics(), aluExtSemantics(), controlSemantics(), memorySemantics(), memLegacySemantics(), lscSemantics()})
       v.insert(v.end(), family.begin(), family.end());
     return v;
   }();
