@@ -121,6 +121,7 @@ enum class Footprint : uint8_t {
   AtomicData,     // exec_size dwords, qwords for a 64-bit atomic (Op bit 6)
   GatherElts,     // GATHER/SCATTER: 8, 16 or 1 dwords (Num_elts bits 0-1)
   MediaBlock,     // MEDIA_LD/ST: block_height * register pitch
+  Lsc,            // LSC messages: from the data shape and address size (isa/lsc.hpp)
   RawSendSrc,     // RAW_SEND: NumSrc GRFs
   RawSendsSrc0,   // RAW_SENDS: NumSrc0 GRFs
   RawSendsSrc1,   // RAW_SENDS: NumSrc1 GRFs
@@ -187,7 +188,7 @@ enum InstrProps : uint32_t {
 // How the text of a row is laid out: Generic is "[(P)] mnemonic{.suffix}[.sat]
 // [(M, N)] operands", read and printed from the fields; the others name a
 // family whose text the text layer reads and prints itself (src/text/syntax*).
-enum class Syntax : uint8_t { Generic, Label, Function, Mem, Alu, Ctl };
+enum class Syntax : uint8_t { Generic, Label, Function, Mem, Alu, Lsc, Ctl };
 
 constexpr size_t kMaxFields = 24;
 

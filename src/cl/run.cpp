@@ -100,7 +100,12 @@ Result run(const Request& rq) {
   DumpProgram prog;
   if (!scanDump(dumpDir, prog, err)) return failed(1, err);
   const DumpKernel* dk = findKernel(prog, rq.kernel, err);
-  if (!dk) return failed(1, err);
+  if (!dk) {
+    // (a compile's dumps are in a temporary folder: name the source instead)
+    if (compiled)
+      if (size_t at = err.find(dumpDir); at != std::string::npos) err.replace(at, dumpDir.size(), rq.input);
+    return failed(1, err);
+  }
   res.platform = prog.platform;
   res.simd = dk->chosen.simd;
   res.grfSize = rq.grfSize ? rq.grfSize : grfOfPlatform(prog.platform, rq.device);
@@ -143,7 +148,9 @@ Result run(const Request& rq) {
   Diagnostics diags;
   auto mod = parseText(text, diags, opts);
   if (mod) verify(*mod, diags, opts);
-  if (diags.hasErrors()) return failed(1, diags.render(res.kernelFile, text) + "the kernel's vISA does not load");
+  if (diags.hasErrors())
+    return failed(1, diags.render(res.kernelFile, text) +
+                         fmt::format("the kernel's vISA{} does not load", compiled ? " (ocloc's dump of " + rq.input + ")" : ""));
   if (diags.warningCount()) res.warnings.push_back(diags.render(res.kernelFile, text));
   const Kernel* k = nullptr;
   for (const Kernel& kk : mod->kernels)

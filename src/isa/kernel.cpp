@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "isa/lsc.hpp"
+
 namespace visakit {
 
 bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes, unsigned grfSize) const {
@@ -69,6 +71,7 @@ uint32_t rawFootprint(const InstrDesc& d, const Instruction& inst, int field, un
     case Footprint::GatherElts: return (value("Num_elts") & 3) == 1 ? 64 : (value("Num_elts") & 3) == 2 ? 4 : 32;
     // MEDIA_LD/ST: Block_height rows of the register pitch (4, or the next power of 2 of Block_width).
     case Footprint::MediaBlock: return value("Block_height") * std::max(4u, std::bit_ceil(value("Block_width")));
+    case Footprint::Lsc: return lsc::footprint(d, inst, field, grfSize);
     // RAW_SEND(S) pages: the payloads and the response in GRFs.
     case Footprint::RawSendSrc: return value("NumSrc") * grfSize;
     case Footprint::RawSendsSrc0: return value("NumSrc0") * grfSize;

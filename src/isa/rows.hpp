@@ -84,6 +84,7 @@ constexpr InstrDesc scaled(Opcode op, const char* m, const char* pm, const char*
 std::span<const InstrDesc> coreRows();
 std::span<const InstrDesc> memRows();
 std::span<const InstrDesc> aluRows();
+std::span<const InstrDesc> lscRows();
 std::span<const InstrDesc> ctlRows();
 
 }  // namespace visakit::rows

@@ -165,7 +165,7 @@ const char* EnumDesc::textOf(uint64_t v) const {
 const std::vector<InstrDesc>& allRows() {
   static const std::vector<InstrDesc> all = [] {
     std::vector<InstrDesc> v;
-    for (auto family : {rows::coreRows(), rows::memRows(), rows::aluRows(), rows::ctlRows()})
+    for (auto family : {rows::coreRows(), rows::memRows(), rows::aluRows(), rows::lscRows(), rows::ctlRows()})
       v.insert(v.end(), family.begin(), family.end());
     return v;
   }();

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "isa/lsc.hpp"
 #include "sim/convert.hpp"
 
 namespace visakit::sim {
@@ -185,6 +186,16 @@ KernelUse kernelUse(const Kernel& k) {
     if (!d) continue;
     if (d->has(kUrb)) u.usesUrb = true;
     if (d->has(kBarrier)) u.usesBarrier = true;
+    if (lsc::Reach r; lsc::reach(*d, inst, r)) {  // LSC names SLM and surfaces by its fields' values
+      u.usesSlm |= r.slm;
+      if (r.surface >= 0) {
+        u.usesSurface[r.surface] = 1;
+        if (r.store) u.writesSurface[r.surface] = 1;
+      }
+      if (r.bti >= 0) u.btis.push_back(static_cast<uint32_t>(r.bti));
+      u.storesViaTable |= r.viaTable && r.store;
+      u.storesFlat |= r.flat && r.store;
+    }
     for (int i = 0; i < d->numFields; ++i) {
       const Operand& o = inst.f[i];
       if (d->fields[i].kind == FieldKind::Vec && d->fields[i].access == Access::Write && o.kind == Operand::Kind::State &&
@@ -257,11 +268,18 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     l.use.usesSlm |= fu.usesSlm;
     l.use.usesUrb |= fu.usesUrb;
     l.use.usesBarrier |= fu.usesBarrier;
+    l.use.storesViaTable |= fu.storesViaTable;
+    l.use.storesFlat |= fu.storesFlat;
+    l.use.btis.insert(l.use.btis.end(), fu.btis.begin(), fu.btis.end());
     for (uint32_t id = 0; id < kNumPredefSurfaces; ++id) {
       l.use.usesSurface[id] |= fu.usesSurface[id];
       l.use.writesSurface[id] |= fu.writesSurface[id];
     }
   }
+  for (const auto& [bti, name] : cfg.bindingTable)
+    if (auto id = surfaceByBindingName(k, name); id && l.use.storesViaTable) l.use.writesSurface[*id] = 1;
+  for (const auto& [name, base] : cfg.addresses)
+    if (auto id = surfaceByBindingName(k, name); id && l.use.storesFlat) l.use.writesSurface[*id] = 1;
   const KernelUse& use = l.use;
 
   // ---- bind surfaces ----
@@ -398,6 +416,10 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     if (l.bindingTable[bti] != kNoSurface) return launchError(fmt::format("--bti {} is given twice", bti));
     l.bindingTable[bti] = *id;
   }
+  for (uint32_t bti : use.btis)
+    if (bti >= l.bindingTable.size() || l.bindingTable[bti] == kNoSurface)
+      return launchError(fmt::format("the kernel uses binding-table index {} (bti({:#x})) but the launch binds no surface to it "
+                                     "(--bti {}=NAME)", bti, bti, bti));
   for (const auto& [name, base] : cfg.addresses) {
     auto id = l.spaceByName(name);
     if (!id) return launchError(fmt::format("--address {}: no bound surface '{}'", name, name));

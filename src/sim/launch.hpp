@@ -40,6 +40,11 @@ struct KernelUse {
   std::vector<uint8_t> stateSet;       // by surface id: a MOVS gives it a binding-table index
   bool usesSlm = false, usesUrb = false;
   bool usesBarrier = false;  // a row with kBarrier: the group's threads run together (BARRIER page)
+  // LSC messages (isa/lsc.hpp lsc::reach): the binding-table indices they
+  // name (bti(N)), and whether one may store through the binding table or the
+  // stateless address space (what --bti and --address name is then written).
+  std::vector<uint32_t> btis;
+  bool storesViaTable = false, storesFlat = false;
 };
 KernelUse kernelUse(const Kernel& k);
 // The functions `k` may call: the ones its FCALL and FADDR instructions name, and theirs (ref/functions.cpp).

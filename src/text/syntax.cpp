@@ -5,6 +5,7 @@ namespace visakit::text {
 
 const CustomSyntax* memSyntax();  // syntax_mem.cpp
 const CustomSyntax& aluSyntax();  // syntax_alu.cpp
+const CustomSyntax* lscSyntax();  // syntax_lsc.cpp
 
 const CustomSyntax* customSyntax(Syntax s) {
   switch (s) {
@@ -13,6 +14,7 @@ const CustomSyntax* customSyntax(Syntax s) {
     case Syntax::Function: return nullptr;
     case Syntax::Mem: return memSyntax();
     case Syntax::Alu: return &aluSyntax();
+    case Syntax::Lsc: return lscSyntax();
     case Syntax::Ctl: return &ctlSyntax();
   }
   return nullptr;

@@ -47,6 +47,7 @@ struct RowRule {
 std::span<const RowRule> coreRules();
 std::span<const RowRule> memRules();
 std::span<const RowRule> aluRules();
+std::span<const RowRule> lscRules();
 std::span<const RowRule> ctlRules();
 
 }  // namespace visakit

@@ -37,7 +37,7 @@ const std::vector<RowInfo>& rowInfos() {
 const std::vector<std::vector<void (*)(RuleCtx&)>>& rowRules() {
   static const std::vector<std::vector<void (*)(RuleCtx&)>> rules = [] {
     std::vector<std::vector<void (*)(RuleCtx&)>> v(instructionTable().size());
-    for (auto family : {coreRules(), memRules(), aluRules(), ctlRules()})
+    for (auto family : {coreRules(), memRules(), aluRules(), lscRules(), ctlRules()})
       for (const RowRule& r : family)
         for (const InstrDesc& d : instructionTable())
           if (d.op == r.op && d.subOp == r.subOp) v[rowIndex(d)].push_back(r.check);

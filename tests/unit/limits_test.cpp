@@ -86,6 +86,11 @@ TEST(Limits, Threads) {
                  "the launch has 5 threads, over the limit of 4 (--max-threads)");
   expectRunLimit("--surface Buf=zero:4 --groups 2 --group-threads 2 --max-threads 4",
                  "--surface Buf=zero:4 --groups 5 --max-threads 4", "over the limit of 4 (--max-threads)");
+  // Counts that do not fit 32 bits are reported in full, never wrapped (10^16 here, not 1874919424).
+  expectRunLimit("--surface Buf=zero:4 --threads 2,2", "--surface Buf=zero:4 --threads 100000000,100000000",
+                 "a thread group has 10000000000000000 threads; at most 65535");
+  expectRunLimit("--surface Buf=zero:4 --groups 2,2,2", "--surface Buf=zero:4 --groups 100000,100000,100000",
+                 "the launch has 1000000000000000 threads; at most 2^32");
 }
 
 TEST(Limits, SurfaceSize) {

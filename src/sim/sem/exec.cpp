@@ -246,6 +246,18 @@ Space& Exec::boundSurface(uint32_t& id) {
   return id < mem_.spaces->size() ? (*mem_.spaces)[id] : *mem_.noSpace;
 }
 
+Space& Exec::btiSurface(uint64_t bti, uint32_t& id) {
+  if (mem_.bindingTable && bti < mem_.bindingTable->size()) {
+    uint32_t target = (*mem_.bindingTable)[bti];
+    if (target != kNoSurface && target < mem_.spaces->size()) {
+      id = target;
+      return (*mem_.spaces)[target];
+    }
+  }
+  id = kFlatSpace;
+  return *mem_.noSpace;
+}
+
 Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset) {
   if (mem_.flat) {
     const std::vector<FlatRange>& f = *mem_.flat;

@@ -11,7 +11,7 @@ SemFn semanticsOf(const InstrDesc& row) {
   static const std::vector<SemEntry> all = [] {
     std::vector<SemEntry> v;
     for (auto family : {aluSemantics(), aluExtSemantics(), controlSemantics(), memorySemantics(), memLegacySemantics(),
-                        ctlSemantics()})
+                        lscSemantics(), ctlSemantics()})
       v.insert(v.end(), family.begin(), family.end());
     return v;
   }();

@@ -199,6 +199,12 @@ class Exec {
   // offset in it; an address in no allocation gives an unbound space (every
   // access out of bounds, reported on kFlatSpace at the address itself).
   Space& flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset);
+  // The surface binding-table index `bti` selects (LSC bti(N); the launch's
+  // --bti N=NAME); an index the table does not give reaches an unbound space,
+  // reported on kFlatSpace (no allocation). `id` becomes the surface id.
+  Space& btiSurface(uint64_t bti, uint32_t& id);
+  // An unbound space: every access out of bounds (LSC's arg address model).
+  Space& unbound() { return *mem_.noSpace; }
   // An atomic read-modify-write (E2 out of bounds: nothing changes, 0 is
   // returned); returns the old value. `a`, `b`: the operation's sources.
   uint64_t atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
@@ -238,6 +244,7 @@ std::span<const SemEntry> aluExtSemantics();
 std::span<const SemEntry> controlSemantics();
 std::span<const SemEntry> memorySemantics();
 std::span<const SemEntry> memLegacySemantics();
+std::span<const SemEntry> lscSemantics();
 std::span<const SemEntry> ctlSemantics();
 // RET inside a called subroutine (sem/ctl.cpp; CALL and RET pages, chapter 3).
 void returnFromCall(Exec& e);
