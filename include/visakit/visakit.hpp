@@ -54,4 +54,9 @@ void encodeInstruction(const Instruction& inst, std::vector<uint8_t>& out);
 bool decodeInstruction(std::string_view bytes, size_t& pos, Instruction& inst, std::string& err,
                        unsigned major = 4, unsigned minor = 1);
 
+// The GRF size of a platform, by ocloc's device name (skl, tgllp, dg2,
+// acm-g10, pvc, ...) or IGC's `.platform` name (SKL, TGLLP, DG2, PVCXT), any
+// case: 64 on Xe-HPC, 32 on the others. nullopt: a name not known.
+std::optional<unsigned> grfSizeOfPlatform(std::string_view name);
+
 }  // namespace visakit

@@ -304,13 +304,15 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
           err = fmt::format("{} is a scalar: give it with --arg {}=TYPE:VALUE", argName(d.argumentNumber), d.argumentNumber);
           return false;
         }
+        // K5: the argument's bytes from SourceOffset, at most DataSize of them (a char
+        // takes a 4-byte slot: its one byte, then zeros).
         std::vector<uint8_t> b = scalarBytes(*sa);
-        if (uint64_t{d.sourceOffset} + bytes > b.size()) {
-          err = fmt::format("{} takes {} bytes; {} gives {}", argName(d.argumentNumber), d.sourceOffset + bytes,
+        if (d.sourceOffset >= b.size()) {
+          err = fmt::format("{} is read from byte {}; {} gives {} bytes", argName(d.argumentNumber), d.sourceOffset,
                             argSpecText(*v), b.size());
           return false;
         }
-        for (unsigned i = 0; i < bytes; ++i) putLE(ctd, d.offset + i, 1, b[d.sourceOffset + i]);
+        for (unsigned i = 0; i < bytes && d.sourceOffset + i < b.size(); ++i) putLE(ctd, d.offset + i, 1, b[d.sourceOffset + i]);
         break;
       }
       default:

@@ -40,11 +40,11 @@ Result failed(int code, std::string msg) {
   return r;
 }
 
-// K11: Xe-HPC (pvc) has 64-byte GRFs, the others 32.
+// K11: the platform's GRF size (64 on Xe-HPC); the device's when the dump names none.
 unsigned grfOfPlatform(std::string_view platform, std::string_view device) {
-  std::string p(platform);
-  for (char& c : p) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return p.find("PVC") != std::string::npos || device == "pvc" ? 64 : 32;
+  if (auto g = grfSizeOfPlatform(platform)) return *g;
+  if (auto g = grfSizeOfPlatform(device)) return *g;
+  return 32;
 }
 
 std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {

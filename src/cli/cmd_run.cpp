@@ -94,7 +94,6 @@ std::string spaceText(const sim::Finding& f) {
 
 int runCommand(const RunArgs& a) {
   sim::LaunchConfig cfg;
-  cfg.grfSize = a.grfSize;
   if (!a.threads.empty()) {
     auto d = parseDims("--threads", a.threads, 2);
     cfg.threads = {d[0], d.size() > 1 ? d[1] : 1};
@@ -129,6 +128,7 @@ int runCommand(const RunArgs& a) {
   opts.grfSize = a.grfSize;
   auto loaded = loadAndVerify(a.file, opts);
   if (!loaded) return kExitInvalid;
+  cfg.grfSize = loaded->grfSize;
   const Kernel* k = nullptr;
   std::vector<std::string> names;
   for (const Kernel& kk : loaded->module.kernels) {
@@ -303,7 +303,7 @@ Runner addRun(CLI::App& app) {
   cmd->add_option("--slm", a->slm, "BYTES of shared local memory per thread group (default: the SLMSize attribute)");
   cmd->add_option("--urb", a->urb, "BYTES of URB (16-byte rows), zero-filled");
   cmd->add_option("--dump-urb", a->dumpUrb, "FILE: write the URB's final bytes after a successful run");
-  cmd->add_option("--grf-size", a->grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  addGrfOptions(cmd, a->grfSize);
   cmd->add_option("--simd", a->simd, "N: dispatch SIMD width, the first N lanes of the execution mask are on at entry\n"
                                      "(default: the SimdSize attribute, else 32)");
   cmd->add_option("--jobs", a->jobs, "N host threads running thread groups in parallel (default: all cores)");

@@ -1,5 +1,6 @@
 #include "cli/common.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -92,8 +93,42 @@ int writeOutput(const std::string& path, std::string_view data) {
   return kExitOk;
 }
 
+void addGrfOptions(CLI::App* cmd, unsigned& grfSize) {
+  grfSize = 0;  // not given: resolveGrfSize
+  CLI::Option* grf = cmd->add_option("--grf-size", grfSize,
+                                     "GRF size in bytes (default: from --platform, else from the `//.platform` line of "
+                                     "the .asm IGC dumped beside FILE, else 32)")
+                         ->check(CLI::IsMember({32, 64}));
+  cmd->add_option_function<std::string>(
+         "--platform",
+         [&grfSize](const std::string& p) {
+           auto g = grfSizeOfPlatform(p);
+           if (!g) throw CLI::ValidationError("--platform", "unknown platform '" + p + "' (skl, tgllp, dg2, acm-g10, pvc, ...)");
+           grfSize = *g;
+         },
+         "NAME: the GRF size of this platform (an ocloc device name or IGC's `.platform` name: 64 for pvc, else 32)")
+      ->excludes(grf);
+}
+
+unsigned resolveGrfSize(const std::string& path, unsigned given) {
+  if (given) return given;
+  // An IGC dump: X.visaasm or X.isa with X.asm beside it, whose header names the platform.
+  std::filesystem::path asmPath(path);
+  asmPath.replace_extension(".asm");
+  if (asmPath == std::filesystem::path(path)) return 32;
+  std::ifstream in(asmPath);
+  std::string line;
+  for (int n = 0; n < 64 && std::getline(in, line); ++n)
+    if (line.rfind("//.platform ", 0) == 0) {
+      std::string name = line.substr(12);
+      while (!name.empty() && std::isspace(static_cast<unsigned char>(name.back()))) name.pop_back();
+      if (auto g = grfSizeOfPlatform(name)) return *g;
+    }
+  return 32;
+}
+
 void addInputOptions(CLI::App* cmd, Options& opts) {
-  cmd->add_option("--grf-size", opts.grfSize, "GRF size in bytes")->check(CLI::IsMember({32, 64}))->default_val(32);
+  addGrfOptions(cmd, opts.grfSize);
   cmd->add_flag("--Werror", opts.warningsAsErrors, "treat warnings (what Intel's compiler emits though a page forbids it) as errors");
   cmd->add_option("--max-file-size", opts.limits.maxFileBytes, "largest input file in bytes")->capture_default_str();
   cmd->add_option("--max-kernels", opts.limits.maxKernels, "most kernels and functions in one file")->capture_default_str();
@@ -101,8 +136,10 @@ void addInputOptions(CLI::App* cmd, Options& opts) {
   cmd->add_option("--max-instructions", opts.limits.maxInstructions, "most instructions in one kernel")->capture_default_str();
 }
 
-std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts, bool verifyIt) {
+std::optional<Loaded> loadAndVerify(const std::string& path, const Options& given, bool verifyIt) {
   Loaded l;
+  Options opts = given;
+  opts.grfSize = l.grfSize = resolveGrfSize(path, given.grfSize);
   std::string err;
   std::string data;
   std::error_code ec;

@@ -29,12 +29,20 @@ int writeOutput(const std::string& path, std::string_view data);
 // Prints diagnostics to stderr. Returns nullopt on any error.
 struct Loaded {
   Module module;
-  std::string source;  // text source ("" for binary)
+  std::string source;    // text source ("" for binary)
+  unsigned grfSize = 32;  // as resolveGrfSize gave it
 };
 std::optional<Loaded> loadAndVerify(const std::string& path, const Options& opts, bool verifyIt = true);
 
-// --max-file-size, --max-kernels, --max-vars, --max-instructions, --grf-size.
+// --max-file-size, --max-kernels, --max-vars, --max-instructions, --Werror,
+// and the GRF options (addGrfOptions).
 void addInputOptions(CLI::App* cmd, Options& opts);
+// --grf-size N or --platform NAME (one of them); grfSize is 0 when neither is given.
+void addGrfOptions(CLI::App* cmd, unsigned& grfSize);
+// The GRF size for FILE: the one given, else the platform the `//.platform`
+// line of an IGC dump's .asm beside it names (FILE with its extension
+// replaced by .asm), else 32 (docs/spec-decisions.md T9).
+unsigned resolveGrfSize(const std::string& path, unsigned given);
 
 // One function per command: registers options on `app`, returns the runner.
 using Runner = std::function<int()>;

@@ -76,3 +76,35 @@ TEST(ClCli, AMissingInputFileIsAClearError) {
 }
 
 }  // namespace
+
+namespace {
+
+// spec-decisions T9: a 64-byte alias of %r0 is valid with 64-byte GRFs only;
+// the GRF size comes from --grf-size, --platform, or the .asm beside the file.
+TEST(ClCli, GrfFromPlatform) {
+  Tmp t;
+  const std::string text =
+      ".version 4.1\n.kernel \"k\"\n.decl V40 v_type=G type=d num_elts=16 align=wordx32 alias=<%r0, 0>\n"
+      "    mov (M1, 16) V40(0,0)<1> 0x1:d\n    ret (M1, 1)\n";
+  fs::path k = t.dir / "OCL_asm1_simd16_entry_0001.visaasm";
+  std::ofstream(k) << text;
+  auto bare = vtest::runCli("check '" + k.string() + "'");
+  EXPECT_EQ(bare.exit, 1) << bare.output;
+  EXPECT_NE(bare.output.find("has 32 bytes"), std::string::npos) << bare.output;
+  EXPECT_EQ(vtest::runCli("check --grf-size 64 '" + k.string() + "'").exit, 0);
+  EXPECT_EQ(vtest::runCli("check --platform pvc '" + k.string() + "'").exit, 0);
+  EXPECT_EQ(vtest::runCli("check --platform PVCXT '" + k.string() + "'").exit, 0);
+  EXPECT_EQ(vtest::runCli("check --platform acm-g10 '" + k.string() + "'").exit, 1);
+  auto unknown = vtest::runCli("check --platform gen99 '" + k.string() + "'");
+  EXPECT_EQ(unknown.exit, 2) << unknown.output;
+  EXPECT_NE(unknown.output.find("unknown platform 'gen99'"), std::string::npos) << unknown.output;
+  EXPECT_EQ(vtest::runCli("check --platform pvc --grf-size 64 '" + k.string() + "'").exit, 2);
+  // The dump's .asm names the platform.
+  std::ofstream(t.dir / "OCL_asm1_simd16_entry_0001.asm") << "//.kernel k\n//.platform PVCXT\n//.thread_config x\n";
+  auto dumped = vtest::runCli("check '" + k.string() + "'");
+  EXPECT_EQ(dumped.exit, 0) << dumped.output;
+  std::ofstream(t.dir / "OCL_asm1_simd16_entry_0001.asm") << "//.kernel k\n//.platform TGLLP\n";
+  EXPECT_EQ(vtest::runCli("check '" + k.string() + "'").exit, 1);
+}
+
+}  // namespace

@@ -291,6 +291,24 @@ TEST(ClLaunch, ScratchAndPrivateMemorySlots) {
   }
 }
 
+// K5: a char in a 4-byte slot: its byte, then zeros (not sign-extended); a
+// long split into two 4-byte parameters (SourceOffset 0 and 4).
+TEST(ClLaunch, NarrowAndSplitScalars) {
+  Fixture f;
+  f.patches.dataParameterStreamSize = 16;
+  f.patches.dataParameters = {param(DataParamType::KernelArgument, 0, 0, 0, 4),
+                              param(DataParamType::KernelArgument, 4, 1, 0, 4),
+                              param(DataParamType::KernelArgument, 8, 1, 4, 4)};
+  f.arg(ScalarArg{ScalarType::I8, 0xfb, "i8:-5"});
+  f.arg(ScalarArg{ScalarType::U64, 0x1122334455667788ull, "u64:0x1122334455667788"});
+  PreparedLaunch l;
+  std::string err;
+  ASSERT_TRUE(prepareKernelLaunch(f.in(), l, err)) << err;
+  EXPECT_EQ(le(l.crossThread, 0, 4), 0xfbu);
+  EXPECT_EQ(le(l.crossThread, 4, 4), 0x55667788u);
+  EXPECT_EQ(le(l.crossThread, 8, 4), 0x11223344u);
+}
+
 TEST(ClLaunch, LaunchesItCannotTake) {
   std::string err;
   PreparedLaunch l;
@@ -303,10 +321,10 @@ TEST(ClLaunch, LaunchesItCannotTake) {
   }
   {
     Fixture f;
-    f.patches.dataParameters = {param(DataParamType::KernelArgument, 0, 0, 0, 8)};
+    f.patches.dataParameters = {param(DataParamType::KernelArgument, 0, 0, 4, 4)};
     f.arg(ScalarArg{ScalarType::U32, 1, "u32:1"});
     EXPECT_FALSE(prepareKernelLaunch(f.in(), l, err));
-    EXPECT_NE(err.find("takes 8 bytes"), std::string::npos) << err;
+    EXPECT_NE(err.find("is read from byte 4"), std::string::npos) << err;
   }
   {
     Fixture f;

@@ -1,0 +1,301 @@
+// The OpenCL C corpus (tests/cl/*.cl, README.md there): every case runs under
+// `visakit cl` on the dumps Intel's compiler made for each of its devices
+// (the cl_dumps fixture, scripts/cl-dumps.sh), in the fast and the reference
+// tier, and every --out buffer must equal the same kernel's output on pocl
+// (Debian's CPU OpenCL, through the runner) byte for byte, or the case's
+// Python model's; a case with EXPECT-TOLERANCE compares f32 within N ulp.
+// Expected bytes never come from visakit.
+#include <gtest/gtest.h>
+
+#include <cinttypes>
+#include <cstring>
+#include <map>
+#include <regex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "../unit/test_util.hpp"
+#include "cl/launch_args.hpp"
+#include "cl/ocl/cpu_runner.hpp"
+
+namespace fs = std::filesystem;
+using namespace visakit::cl;
+
+namespace {
+
+struct Case {
+  std::string name, file, stem;  // stem: the dump folder's name (file stem, -bN, -4gb)
+  std::string kernel, global, local, offset, buildOptions;
+  std::vector<std::pair<unsigned, std::string>> args;  // I, SPEC (DATA names still @name)
+  std::vector<unsigned> outs;
+  std::vector<std::string> devices;
+  bool model = false, broken = false, also4gb = false;
+  uint64_t ulps = 0;  // EXPECT-TOLERANCE ulp:N
+};
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
+std::map<std::string, std::vector<uint8_t>>& dataBytes() {
+  static std::map<std::string, std::vector<uint8_t>> d;
+  return d;
+}
+
+// splitmix64 (tests/cl/README.md "DATA generators").
+struct SplitMix {
+  uint64_t s;
+  uint64_t next() {
+    s += 0x9E3779B97F4A7C15ull;
+    uint64_t z = s;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
+unsigned typeBytes(const std::string& t) {
+  if (t == "i8" || t == "u8") return 1;
+  if (t == "i16" || t == "u16") return 2;
+  if (t == "i32" || t == "u32" || t == "f32") return 4;
+  return 8;
+}
+
+uint64_t parseInt(const std::string& s) {
+  bool neg = !s.empty() && s[0] == '-';
+  std::string t = neg ? s.substr(1) : s;
+  uint64_t v = std::stoull(t, nullptr, t.rfind("0x", 0) == 0 ? 16 : 10);
+  return neg ? ~v + 1 : v;
+}
+
+void put(std::vector<uint8_t>& out, const std::string& type, uint64_t intBits, double d) {
+  unsigned n = typeBytes(type);
+  uint64_t bits = intBits;
+  if (type == "f32") {
+    float f = static_cast<float>(d);
+    uint32_t b;
+    std::memcpy(&b, &f, 4);
+    bits = b;
+  } else if (type == "f64") {
+    std::memcpy(&bits, &d, 8);
+  }
+  for (unsigned i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(bits >> (8 * i)));
+}
+
+std::vector<uint8_t> generate(const std::string& type, uint64_t count, const std::vector<std::string>& g) {
+  std::vector<uint8_t> out;
+  const bool flt = type == "f32" || type == "f64";
+  const std::string& kind = g.at(0);
+  SplitMix sm{kind == "rand" || kind == "frand" ? parseInt(g.at(1)) : 0};
+  for (uint64_t i = 0; i < count; ++i) {
+    if (kind == "iota") {
+      if (flt) put(out, type, 0, std::stod(g.at(1)) + static_cast<double>(i) * std::stod(g.at(2)));
+      else put(out, type, parseInt(g.at(1)) + i * parseInt(g.at(2)), 0);
+    } else if (kind == "const") {
+      if (flt) put(out, type, 0, std::stod(g.at(1)));
+      else put(out, type, parseInt(g.at(1)), 0);
+    } else if (kind == "rand") {
+      uint64_t lo = parseInt(g.at(1)), hi = parseInt(g.at(2)), range = hi - lo + 1, x = sm.next();
+      put(out, type, range == 0 ? lo + x : lo + x % range, 0);
+    } else if (kind == "frand") {
+      double lo = std::stod(g.at(1)), hi = std::stod(g.at(2));
+      double u = static_cast<double>(sm.next() >> 11) * 0x1p-53;
+      put(out, type, 0, lo + (hi - lo) * u);
+    } else if (kind == "list") {
+      const std::string& v = g.at(1 + i);
+      if (flt) put(out, type, 0, std::stod(v));
+      else put(out, type, parseInt(v), 0);
+    } else {
+      throw std::runtime_error("unknown generator " + kind);
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> words(const std::string& s) {
+  std::vector<std::string> w;
+  std::istringstream in(s);
+  for (std::string t; in >> t;) w.push_back(t);
+  return w;
+}
+
+// Every case of the corpus, with its DATA generated.
+const std::vector<Case>& cases() {
+  static const std::vector<Case> all = [] {
+    std::vector<Case> v;
+    for (const fs::path& f : vtest::sourceFiles({"tests/cl"}, ".cl")) {
+      std::istringstream in(vtest::readAll(f));
+      std::vector<std::string> devices = {"skl", "tgllp", "dg2", "acm-g10", "pvc"};
+      bool also4gb = false;
+      std::vector<Case> fileCases;
+      std::vector<std::string> optionValues;  // distinct --build-options, in CASE order
+      for (std::string line; std::getline(in, line);) {
+        if (line.rfind("// DEVICES:", 0) == 0) devices = words(line.substr(11));
+        if (line.rfind("// ALSO-4GB", 0) == 0) also4gb = true;
+        if (line.rfind("// DATA ", 0) == 0) {
+          size_t colon = line.find(':');
+          std::string name = line.substr(8, colon - 8);
+          std::vector<std::string> w = words(line.substr(colon + 1));
+          std::vector<std::string> gen(w.begin() + 2, w.end());
+          dataBytes()[name] = generate(w[0], std::stoull(w[1]), gen);
+        }
+        if (line.rfind("// CASE ", 0) == 0) {
+          Case c;
+          size_t colon = line.find(':');
+          c.name = line.substr(8, colon - 8);
+          c.file = f.string();
+          std::string rest = line.substr(colon + 1);
+          std::smatch m;
+          if (std::regex_search(rest, m, std::regex("--build-options \"([^\"]*)\""))) {
+            c.buildOptions = m[1];
+            rest = m.prefix().str() + m.suffix().str();
+          }
+          std::vector<std::string> w = words(rest);
+          for (size_t i = 0; i + 1 < w.size(); ++i) {
+            if (w[i] == "--kernel") c.kernel = w[i + 1];
+            if (w[i] == "--global") c.global = w[i + 1];
+            if (w[i] == "--local") c.local = w[i + 1];
+            if (w[i] == "--offset") c.offset = w[i + 1];
+            if (w[i] == "--arg") {
+              size_t eq = w[i + 1].find('=');
+              c.args.emplace_back(static_cast<unsigned>(std::stoul(w[i + 1].substr(0, eq))), w[i + 1].substr(eq + 1));
+            }
+            if (w[i] == "--out") c.outs.push_back(static_cast<unsigned>(std::stoul(w[i + 1])));
+          }
+          auto it = std::find(optionValues.begin(), optionValues.end(), c.buildOptions);
+          size_t idx = static_cast<size_t>(it - optionValues.begin());
+          if (it == optionValues.end()) optionValues.push_back(c.buildOptions);
+          c.stem = f.stem().string() + (idx ? fmt::format("-b{}", idx) : "");
+          fileCases.push_back(c);
+        }
+        if (!fileCases.empty()) {
+          if (line.rfind("// EXPECT: model", 0) == 0) fileCases.back().model = true;
+          if (line.rfind("// BROKEN:", 0) == 0) fileCases.back().broken = true;
+          if (line.rfind("// EXPECT-TOLERANCE: ulp:", 0) == 0) fileCases.back().ulps = std::stoull(line.substr(25));
+        }
+      }
+      for (Case& c : fileCases) {
+        c.devices = devices;
+        c.also4gb = also4gb;
+        if (!c.broken) v.push_back(c);
+      }
+    }
+    return v;
+  }();
+  return all;
+}
+
+fs::path dumpsRoot() { return fs::path(VISAKIT_BINARY_DIR) / "cl-dumps"; }
+
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+
+// The expected bytes of each --out: pocl's, or the model's.
+std::vector<std::vector<uint8_t>> expected(const Case& c, const fs::path& tmp) {
+  std::vector<std::vector<uint8_t>> out;
+  if (c.model) {
+    std::string cmd = "python3 " + quote((fs::path(VISAKIT_SOURCE_DIR) / "tests/cl/models" / (c.name + ".py")).string());
+    for (size_t i = 0; i < c.outs.size(); ++i) cmd += " " + quote((tmp / fmt::format("model{}.bin", i)).string());
+    EXPECT_EQ(std::system(cmd.c_str()), 0) << cmd;
+    for (size_t i = 0; i < c.outs.size(); ++i) {
+      std::string b = vtest::readAll(tmp / fmt::format("model{}.bin", i));
+      out.emplace_back(b.begin(), b.end());
+    }
+    return out;
+  }
+  std::string err;
+  LaunchLimits limits;
+  auto shape = parseLaunchShape(c.global, c.local.empty() ? std::nullopt : std::optional<std::string_view>(c.local),
+                                c.offset.empty() ? std::nullopt : std::optional<std::string_view>(c.offset), limits, err);
+  EXPECT_TRUE(shape) << err;
+  std::vector<KernelArgValue> values;
+  for (const auto& [i, spec] : c.args) {
+    std::string s = spec;
+    if (s[0] == '@') s = "@" + (tmp / (s.substr(1) + ".bin")).string();
+    auto v = parseArgValue(i, s, limits, err);
+    EXPECT_TRUE(v) << err;
+    if (values.size() <= i) values.resize(i + 1, LocalArg{});
+    values[i] = *v;
+  }
+  CpuRunRequest r;
+  r.source = vtest::readAll(c.file);
+  r.kernel = c.kernel;
+  r.buildOptions = c.buildOptions;
+  r.launch = *shape;
+  r.args = values;
+  CpuRunResult res = runOnCpu(r);
+  EXPECT_TRUE(res.ok) << res.error;
+  for (unsigned o : c.outs) out.push_back(o < res.buffers.size() && res.buffers[o] ? *res.buffers[o] : std::vector<uint8_t>{});
+  return out;
+}
+
+uint64_t ulpKey(uint32_t b) { return b & 0x80000000u ? ~uint64_t{b & 0x7fffffffu} + 1 : b; }
+
+void compare(const Case& c, const std::vector<uint8_t>& got, const std::vector<uint8_t>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  if (!c.ulps) {
+    size_t firstDiff = 0;
+    while (firstDiff < got.size() && got[firstDiff] == want[firstDiff]) ++firstDiff;
+    EXPECT_EQ(firstDiff, got.size()) << what << ": first difference at byte " << firstDiff << " of " << got.size();
+    return;
+  }
+  size_t bad = 0;
+  for (size_t i = 0; i + 4 <= got.size(); i += 4) {
+    uint32_t a, b;
+    std::memcpy(&a, &got[i], 4);
+    std::memcpy(&b, &want[i], 4);
+    const bool nanA = (a & 0x7fffffffu) > 0x7f800000u, nanB = (b & 0x7fffffffu) > 0x7f800000u;
+    if (a == b || (nanA && nanB)) continue;
+    int64_t d = static_cast<int64_t>(ulpKey(a) - ulpKey(b));
+    if (static_cast<uint64_t>(d < 0 ? -d : d) > c.ulps) ++bad;
+  }
+  EXPECT_EQ(bad, 0u) << what << ": " << bad << " elements differ by more than " << c.ulps << " ulp";
+}
+
+class ClCorpus : public ::testing::TestWithParam<Case> {};
+
+TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
+  const Case& c = GetParam();
+  fs::path tmp = fs::temp_directory_path() / fmt::format("visakit_corpus_{}_{}", ::getpid(), c.name);
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  for (const auto& [i, spec] : c.args)
+    if (spec[0] == '@') {
+      const auto& b = dataBytes().at(spec.substr(1));
+      std::ofstream(tmp / (spec.substr(1) + ".bin"), std::ios::binary)
+          .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+    }
+  const std::vector<std::vector<uint8_t>> want = expected(c, tmp);
+  std::vector<std::string> stems = {c.stem};
+  if (c.also4gb) stems.push_back(c.stem + "-4gb");
+  for (const std::string& dev : c.devices)
+    for (const std::string& stem : stems)
+      for (bool reference : {false, true}) {
+        const std::string what = fmt::format("{} on {} ({}, {} tier)", c.name, dev, stem, reference ? "reference" : "fast");
+        std::string cmd = "cl " + quote((dumpsRoot() / dev / stem).string()) + " --kernel " + c.kernel + " --global " + c.global;
+        if (!c.local.empty()) cmd += " --local " + c.local;
+        if (!c.offset.empty()) cmd += " --offset " + c.offset;
+        for (const auto& [i, spec] : c.args)
+          cmd += fmt::format(" --arg {}={}", i, spec[0] == '@' ? "@" + quote((tmp / (spec.substr(1) + ".bin")).string()) : spec);
+        for (size_t o = 0; o < c.outs.size(); ++o)
+          cmd += fmt::format(" --out {}={}", c.outs[o], quote((tmp / fmt::format("out{}.bin", o)).string()));
+        if (reference) cmd += " --reference";
+        for (size_t o = 0; o < c.outs.size(); ++o) fs::remove(tmp / fmt::format("out{}.bin", o));
+        vtest::CliResult r = vtest::runCli(cmd);
+        EXPECT_EQ(r.exit, 0) << what << "\n" << cmd << "\n" << r.output.substr(0, 4000);
+        if (r.exit != 0) continue;
+        for (size_t o = 0; o < c.outs.size(); ++o) {
+          std::string g = vtest::readAll(tmp / fmt::format("out{}.bin", o));
+          compare(c, std::vector<uint8_t>(g.begin(), g.end()), want[o], fmt::format("{}: argument {}", what, c.outs[o]));
+        }
+      }
+  fs::remove_all(tmp);
+}
+
+std::string caseName(const ::testing::TestParamInfo<Case>& i) {
+  std::string n = i.param.name;
+  for (auto& ch : n)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, ClCorpus, ::testing::ValuesIn(cases()), caseName);
+
+}  // namespace
