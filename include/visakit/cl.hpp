@@ -34,6 +34,7 @@ struct Request {
   std::vector<std::string> args;       // "I=SPEC"
   std::vector<std::string> outs;       // "I=FILE": Result::outputs holds these arguments' bytes
   std::string tolerance;               // "", "ulp:N" or "rel:X"
+  std::string keepDumps;               // an OpenCL C input: copy the compile's dump folder here (a new folder)
   bool check = false;
   bool reference = false;
   bool compare = false;
@@ -51,7 +52,10 @@ struct ClFinding {
   sim::Finding finding;                 // as the simulator reports it
   std::string memory;                   // "argument 1 'src'", "__local memory", ...
   std::vector<WorkItem> workItems;      // one per example
-  std::string source;                   // "file.cl:12" when the dump has line information, else ""
+  std::vector<std::string> places;      // one per example: "byte 1024 of argument 0 'in'", ...
+  std::string sourceFile;               // the OpenCL C file, when the vISA has line information (LOC, FILE)
+  uint32_t sourceLine = 0;              // its line (0: none)
+  std::string sourceText;               // that line's text, when the file could be read
 };
 
 struct ArgComparison {
@@ -65,8 +69,10 @@ struct ArgComparison {
 struct Result {
   int exitCode = 0;
   std::string error;                     // exitCode 1 or 2: the message
-  std::vector<std::string> warnings;     // the verifier's warnings, rendered
+  std::vector<std::string> warnings;     // the verifier's warnings on IGC's vISA, rendered
+  uint64_t warningCount = 0;             // how many
   std::string kernelFile;                // the .visaasm that ran
+  bool kernelFileRemoved = false;        // it was in the compile's temporary folder (no --keep-dumps)
   std::string platform;                  // the dump's platform
   unsigned simd = 0, grfSize = 0;
   std::array<uint64_t, 3> local{};       // the work-group size used

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -47,6 +48,27 @@ unsigned grfOfPlatform(std::string_view platform, std::string_view device) {
   return 32;
 }
 
+// CL21: the compile keeps line tables (LOC and FILE in the vISA) so that
+// findings name the OpenCL C line; IGC's code is otherwise the same.
+std::string withLineTables(const std::string& options) {
+  std::istringstream in(options);
+  for (std::string w; in >> w;)
+    if (w.rfind("-g", 0) == 0) return options;
+  return options.empty() ? "-gline-tables-only" : options + " -gline-tables-only";
+}
+
+// The line `line` (1-based) of `text`, without its newline ("" if none).
+std::string lineOf(const std::string& text, uint32_t line) {
+  size_t at = 0;
+  for (uint32_t n = 1; n < line; ++n) {
+    at = text.find('\n', at);
+    if (at == std::string::npos) return "";
+    ++at;
+  }
+  size_t end = text.find('\n', at);
+  return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+}
+
 std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {
   std::vector<KernelParam> ps;
   for (const KernelArgInfo& a : pl.argInfo) {
@@ -86,6 +108,7 @@ Result run(const Request& rq) {
   std::error_code ec;
   if (fs::is_directory(rq.input, ec)) {
     if (!rq.device.empty()) return failed(2, "--device is for an OpenCL C input; a dump directory was compiled for its own");
+    if (!rq.keepDumps.empty()) return failed(2, "--keep-dumps is for an OpenCL C input (a dump directory is kept already)");
     dumpDir = rq.input;
   } else {
     if (!readFile(rq.input, source)) return failed(1, fmt::format("cannot read '{}'", rq.input));
@@ -93,9 +116,21 @@ Result run(const Request& rq) {
     OclocRequest oreq;
     oreq.source = rq.input;
     oreq.device = rq.device.empty() ? "skl" : rq.device;
-    oreq.options = rq.buildOptions;
+    oreq.options = withLineTables(rq.buildOptions);
     if (!runOcloc(oreq, *compiled, err)) return failed(1, err);
     dumpDir = compiled->dumpDir;
+    if (!rq.keepDumps.empty()) {
+      // CL23: written once the compile succeeded, into a folder of its own (never over one).
+      if (fs::exists(rq.keepDumps, ec))
+        return failed(1, fmt::format("--keep-dumps {}: it exists; give a new folder", rq.keepDumps));
+      fs::copy(dumpDir, rq.keepDumps, fs::copy_options::recursive, ec);
+      if (ec) {
+        const std::string why = ec.message();
+        fs::remove_all(rq.keepDumps, ec);
+        return failed(1, fmt::format("--keep-dumps {}: cannot copy the dumps there: {}", rq.keepDumps, why));
+      }
+      dumpDir = rq.keepDumps;
+    }
   }
   DumpProgram prog;
   if (!scanDump(dumpDir, prog, err)) return failed(1, err);
@@ -137,6 +172,7 @@ Result run(const Request& rq) {
 
   // ---- the kernel's vISA ----
   res.kernelFile = dk->chosen.visaasm;
+  res.kernelFileRemoved = compiled && rq.keepDumps.empty();
   if (res.kernelFile.empty()) {
     return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (the .isa files of this IGC are cut short; "
                                  "visakit reads the .visaasm)", rq.kernel, dumpDir));
@@ -151,7 +187,10 @@ Result run(const Request& rq) {
   if (diags.hasErrors())
     return failed(1, diags.render(res.kernelFile, text) +
                          fmt::format("the kernel's vISA{} does not load", compiled ? " (ocloc's dump of " + rq.input + ")" : ""));
-  if (diags.warningCount()) res.warnings.push_back(diags.render(res.kernelFile, text));
+  if (diags.warningCount()) {
+    res.warnings.push_back(diags.render(res.kernelFile, text));
+    res.warningCount = diags.warningCount();
+  }
   const Kernel* k = nullptr;
   for (const Kernel& kk : mod->kernels)
     if (!kk.isFunction && kk.name == rq.kernel) k = &kk;
@@ -211,20 +250,55 @@ Result run(const Request& rq) {
   if (!rr.ok()) return failed(1, rr.error);
   res.stats = rr.stats;
 
-  // Findings in OpenCL terms: the memory by argument, the work-items by their ids.
+  // Findings in OpenCL terms: the memory by argument, the work-items by their
+  // ids, the OpenCL C line (CL21), the allocation an address in no allocation
+  // overran (CL22).
+  const std::vector<SourcePos> lines = sourcePositions(*k);
+  auto allocationBelow = [&](uint64_t address) -> std::optional<std::pair<std::string, uint64_t>> {
+    std::optional<std::pair<std::string, uint64_t>> best;
+    for (const auto& [name, base] : pl.cfg.addresses)
+      if (base <= address && (!best || base > best->second)) best = std::pair<std::string, uint64_t>(name, base);
+    return best;
+  };
   for (const sim::Finding& f : rr.findings) {
     ClFinding cf;
     cf.finding = f;
-    cf.memory = f.space == "%slm" ? "__local memory" : f.space == sim::kStatelessName ? "no allocation (a wild pointer)" : f.space;
+    const bool stateless = f.space == sim::kStatelessName;
+    cf.memory = f.space == "%slm" ? "__local memory" : stateless ? "no allocation" : f.space;
+    // The example's lane is a channel of the instruction; its execution mask
+    // offset (M5 = channel 16) makes it a lane of the hardware thread (K4).
+    const unsigned channel0 = f.instruction < k->code.size() ? emaskOffset(k->code[f.instruction].emask) : 0;
     for (const sim::FindingExample& e : f.examples) {
       WorkItem w;
       const uint32_t tpg = pl.threadsPerGroup;
       const uint64_t g = e.thread / tpg;
       const auto grid = pl.grid;
       w.group = {g % grid[0], g / grid[0] % grid[1], g / (uint64_t{grid[0]} * grid[1])};
-      w.local = pl.localId(e.thread % tpg, e.lane);
+      w.local = pl.localId(e.thread % tpg, channel0 + e.lane);
       for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
       cf.workItems.push_back(w);
+      std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
+      if (stateless) {
+        place = fmt::format("address 0x{:x}, in no allocation", e.address);
+        if (auto below = allocationBelow(e.address)) {
+          place = fmt::format("address 0x{:x}: byte {} of {}", e.address, e.address - below->second, below->first);
+          if (cf.memory == "no allocation") cf.memory = "no allocation, past the end of " + below->first;
+        } else if (cf.memory == "no allocation") {
+          cf.memory = "no allocation (below every buffer: a null or wild pointer)";
+        }
+      }
+      cf.places.push_back(std::move(place));
+    }
+    if (f.instruction < lines.size() && lines[f.instruction].line) {
+      cf.sourceLine = lines[f.instruction].line;
+      const int32_t file = lines[f.instruction].file;
+      std::string name = file >= 0 && static_cast<size_t>(file) < k->strings.size() ? k->strings[file] : "";
+      // A compile of ours names its temporary copy of the one input file: name the input.
+      if (compiled) name = rq.input;
+      cf.sourceFile = name;
+      std::string text = compiled ? source : "";
+      if (text.empty() && !name.empty()) readFile(name, text);
+      cf.sourceText = lineOf(text, cf.sourceLine);
     }
     res.findings.push_back(std::move(cf));
   }

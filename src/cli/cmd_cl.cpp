@@ -15,9 +15,16 @@ constexpr int kExitDiffers = 4;
 
 std::string ids(const std::array<uint64_t, 3>& v) { return fmt::format("({},{},{})", v[0], v[1], v[2]); }
 
-int runCl(const cl::Request& rq, bool json) {
+int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
   cl::Result r = cl::run(rq);
-  for (const std::string& w : r.warnings) std::cerr << w;
+  // CL24: the verifier's named warnings are about IGC's vISA, not the user's
+  // kernel: counted, and shown with --visa-warnings.
+  if (visaWarnings)
+    for (const std::string& w : r.warnings) std::cerr << w;
+  else if (r.warningCount)
+    std::cerr << fmt::format("visakit: note: {} warning{} on IGC's vISA (where it departs from the pages; "
+                             "--visa-warnings shows them)\n",
+                             r.warningCount, r.warningCount == 1 ? "" : "s");
   nlohmann::json j;
   if (json) {
     j["kernel"] = rq.kernel;
@@ -30,17 +37,29 @@ int runCl(const cl::Request& rq, bool json) {
     std::cerr << "visakit: error: " << r.error << (r.error.ends_with('\n') ? "" : "\n");
     return r.exitCode;
   }
-  // Findings in OpenCL terms.
+  // Findings in OpenCL terms: at the OpenCL C line when the vISA has line
+  // information, else at the vISA line.
   for (const cl::ClFinding& f : r.findings) {
-    std::cerr << fmt::format("{}: {}error: {} in {} ({} time{})\n", r.kernelFile,
-                             f.finding.loc.line ? fmt::format("{}:{}: ", f.finding.loc.line, f.finding.loc.col) : "",
-                             sim::findingKindText(f.finding.kind), f.memory, f.finding.count, f.finding.count == 1 ? "" : "s");
-    if (!f.source.empty()) std::cerr << "    at " << f.source << "\n";
-    for (size_t i = 0; i < f.finding.examples.size() && i < f.workItems.size(); ++i) {
-      const sim::FindingExample& e = f.finding.examples[i];
+    const std::string visaAt =
+        r.kernelFileRemoved
+            ? fmt::format("instruction #{}{} of the kernel's .visaasm (--keep-dumps DIR keeps it)", f.finding.instruction,
+                          f.finding.loc.line ? fmt::format(", line {}", f.finding.loc.line) : "")
+            : r.kernelFile + (f.finding.loc.line ? fmt::format(":{}:{}", f.finding.loc.line, f.finding.loc.col) : "");
+    const std::string what = fmt::format("{} in {} ({} time{})", sim::findingKindText(f.finding.kind), f.memory,
+                                         f.finding.count, f.finding.count == 1 ? "" : "s");
+    if (f.sourceLine) {
+      std::cerr << fmt::format("{}:{}: error: {}\n", f.sourceFile, f.sourceLine, what);
+      if (!f.sourceText.empty()) std::cerr << fmt::format("{:>5} | {}\n", f.sourceLine, f.sourceText);
+      std::cerr << fmt::format("    vISA: {}\n", visaAt);
+    } else if (r.kernelFileRemoved) {
+      std::cerr << fmt::format("{}: error: {}\n    vISA: {}\n", rq.input, what, visaAt);
+    } else {
+      std::cerr << fmt::format("{}: error: {}\n", visaAt, what);
+    }
+    for (size_t i = 0; i < f.finding.examples.size() && i < f.workItems.size() && i < f.places.size(); ++i) {
       const cl::WorkItem& w = f.workItems[i];
-      std::cerr << fmt::format("    work-item global {} local {} group {}: byte {} of {} ({} bytes)\n", ids(w.global),
-                               ids(w.local), ids(w.group), e.address, f.memory, e.size);
+      std::cerr << fmt::format("    work-item global {} local {} group {}: {} ({} bytes)\n", ids(w.global), ids(w.local),
+                               ids(w.group), f.places[i], f.finding.examples[i].size);
     }
   }
   if (!r.findings.empty())
@@ -58,12 +77,19 @@ int runCl(const cl::Request& rq, bool json) {
     j["simd"] = r.simd;
     j["local_size"] = r.local;
     j["instructions"] = r.stats.instructions;
+    j["visa_warnings"] = r.warningCount;
     j["findings"] = nlohmann::json::array();
     for (const cl::ClFinding& f : r.findings) {
       nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},
                            {"instruction", f.finding.instruction}, {"line", f.finding.loc.line}, {"count", f.finding.count}};
+      if (f.sourceLine) jf["source"] = {{"file", f.sourceFile}, {"line", f.sourceLine}};
       jf["work_items"] = nlohmann::json::array();
-      for (const cl::WorkItem& w : f.workItems) jf["work_items"].push_back({{"global", w.global}, {"local", w.local}, {"group", w.group}});
+      for (size_t i = 0; i < f.workItems.size(); ++i) {
+        const cl::WorkItem& w = f.workItems[i];
+        jf["work_items"].push_back({{"global", w.global}, {"local", w.local}, {"group", w.group},
+                                    {"where", i < f.places.size() ? f.places[i] : ""},
+                                    {"address", f.finding.examples[i].address}});
+      }
       j["findings"].push_back(jf);
     }
     if (r.compared) {
@@ -97,7 +123,7 @@ Runner addCl(CLI::App& app) {
       "4 --compare differences.");
   struct Args {
     cl::Request rq;
-    bool json = false;
+    bool json = false, visaWarnings = false;
   };
   auto a = std::make_shared<Args>();
   cl::Request& rq = a->rq;
@@ -108,6 +134,8 @@ Runner addCl(CLI::App& app) {
   cmd->add_option("--offset", rq.offset, "X[,Y[,Z]]: the global work offset");
   cmd->add_option("--device", rq.device, "ocloc's -device for an OpenCL C input: skl (default), tgllp, dg2, acm-g10, pvc, ...");
   cmd->add_option("--build-options", rq.buildOptions, "OPTS: OpenCL build options");
+  cmd->add_option("--keep-dumps", rq.keepDumps,
+                  "DIR: keep the compile's IGC dumps in DIR (a new folder; INPUT may then be DIR in later runs)");
   cmd->add_option("--arg", rq.args,
                   "I=SPEC: argument I (from 0): @FILE (a __global buffer with FILE's bytes), zero:N (N zero bytes),\n"
                   "local:N (a __local buffer), TYPE:VALUE (a scalar; TYPE i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)")
@@ -118,12 +146,14 @@ Runner addCl(CLI::App& app) {
   cmd->add_flag("--compare", rq.compare, "run the kernel on the OpenCL CPU device (pocl) too and compare the outputs (exit 4)");
   cmd->add_option("--tolerance", rq.tolerance, "ulp:N or rel:X: for floating-point outputs of --compare (default exact)");
   cmd->add_flag("--reference", rq.reference, "run in the reference tier (the plain interpreter)");
+  cmd->add_flag("--visa-warnings", a->visaWarnings,
+                "print the verifier's warnings on IGC's vISA (where it departs from the pages; counted otherwise)");
   cmd->add_flag("--json", a->json, "print the run's summary, findings and comparison as JSON on stdout");
   cmd->add_option("--jobs", rq.jobs, "N host threads (default: all cores)");
   cmd->add_option("--grf-size", rq.grfSize, "GRF bytes (default: from the dump's platform, 64 for pvc)")
       ->check(CLI::IsMember({32, 64}));
   cmd->add_option("--max-steps", rq.maxSteps, "N: instructions per hardware thread before the run fails")->capture_default_str();
-  return [a]() { return runCl(a->rq, a->json); };
+  return [a]() { return runCl(a->rq, a->json, a->visaWarnings); };
 }
 
 }  // namespace visakit::cli

@@ -18,6 +18,7 @@
 #include "../unit/test_util.hpp"
 #include "cl/launch_args.hpp"
 #include "cl/ocl/cpu_runner.hpp"
+#include "visakit/visakit.hpp"
 
 namespace fs = std::filesystem;
 using namespace visakit::cl;
@@ -267,8 +268,11 @@ TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
   if (c.also4gb) stems.push_back(c.stem + "-4gb");
   for (const std::string& dev : c.devices)
     for (const std::string& stem : stems)
-      for (bool reference : {false, true}) {
-        const std::string what = fmt::format("{} on {} ({}, {} tier)", c.name, dev, stem, reference ? "reference" : "fast");
+      for (int variant = 0; variant < 3; ++variant) {
+        // The fast tier, the reference tier, and the fast tier under --check (a clean kernel has no finding).
+        const bool reference = variant == 1, check = variant == 2;
+        const std::string what = fmt::format("{} on {} ({}, {} tier{})", c.name, dev, stem, reference ? "reference" : "fast",
+                                             check ? ", --check" : "");
         std::string cmd = "cl " + quote((dumpsRoot() / dev / stem).string()) + " --kernel " + c.kernel + " --global " + c.global;
         if (!c.local.empty()) cmd += " --local " + c.local;
         if (!c.offset.empty()) cmd += " --offset " + c.offset;
@@ -277,6 +281,7 @@ TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
         for (size_t o = 0; o < c.outs.size(); ++o)
           cmd += fmt::format(" --out {}={}", c.outs[o], quote((tmp / fmt::format("out{}.bin", o)).string()));
         if (reference) cmd += " --reference";
+        if (check) cmd += " --check";
         for (size_t o = 0; o < c.outs.size(); ++o) fs::remove(tmp / fmt::format("out{}.bin", o));
         vtest::CliResult r = vtest::runCli(cmd);
         EXPECT_EQ(r.exit, 0) << what << "\n" << cmd << "\n" << r.output.substr(0, 4000);
@@ -297,5 +302,58 @@ std::string caseName(const ::testing::TestParamInfo<Case>& i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ClCorpus, ::testing::ValuesIn(cases()), caseName);
+
+// Every .visaasm IGC dumped for the corpus, on every device: it loads and
+// verifies (the GRF size from the platform its .asm names, spec-decisions
+// T9, else the device's), printing it is a fixed point, and its binary encoding decodes to the
+// same text.
+std::vector<fs::path> dumpedKernels(const std::string& device) {
+  std::vector<fs::path> v;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dumpsRoot() / device, ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".visaasm") v.push_back(it->path());
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+class ClDumps : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ClDumps, EveryVisaasmVerifiesPrintsAndRoundTrips) {
+  const std::vector<fs::path> files = dumpedKernels(GetParam());
+  ASSERT_GE(files.size(), 60u) << "the cl_dumps fixture made no dumps for " << GetParam();
+  for (const fs::path& f : files) {
+    // (a variant IGC compiled and then dropped has no .asm: the device then)
+    std::string asmText = vtest::readAll(fs::path(f).replace_extension(".asm"));
+    size_t at = asmText.find("//.platform ");
+    std::string platform = at == std::string::npos ? GetParam() : asmText.substr(at + 12, asmText.find('\n', at) - at - 12);
+    auto grf = visakit::grfSizeOfPlatform(platform);
+    ASSERT_TRUE(grf) << f << ": platform " << platform;
+    visakit::Options opts;
+    opts.grfSize = *grf;
+    const std::string text = vtest::readAll(f);
+    visakit::Diagnostics d;
+    auto m = visakit::parseText(text, d, opts);
+    if (m) visakit::verify(*m, d, opts);
+    ASSERT_TRUE(m && !d.hasErrors()) << d.render(f.string(), text);
+    const std::string printed = visakit::printText(*m);
+    visakit::Diagnostics d2;
+    auto again = visakit::parseText(printed, d2, opts);
+    ASSERT_TRUE(again) << f << ": the printed text does not parse\n" << d2.render("printed", printed);
+    EXPECT_EQ(visakit::printText(*again), printed) << f << ": printing is not a fixed point";
+    std::vector<uint8_t> bin = visakit::writeBinary(*m);
+    visakit::Diagnostics d3;
+    auto back = visakit::readBinary(std::string_view(reinterpret_cast<const char*>(bin.data()), bin.size()), d3, opts);
+    ASSERT_TRUE(back) << f << ": its encoding does not decode\n" << d3.render(f.string(), "");
+    EXPECT_EQ(visakit::printText(*back), printed) << f << ": the binary round trip changed it";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Devices, ClDumps, ::testing::Values("skl", "tgllp", "dg2", "acm-g10", "pvc"),
+                         [](const ::testing::TestParamInfo<std::string>& i) {
+                           std::string n = i.param;
+                           for (char& ch : n)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return n;
+                         });
 
 }  // namespace
