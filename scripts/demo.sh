@@ -49,3 +49,32 @@ echo; echo "== visakit run --check: an out-of-bounds scatter is reported, not si
 set +e
 $vk run tests/sim/cases/check_oob_write.visaasm --surface Out=zero:16 --check
 echo "(exit $?: findings)"
+set -e
+
+echo; echo "== visakit cl: an OpenCL kernel as Intel's compiler compiled it, against pocl"
+python3 -c "
+import struct, random
+random.seed(1)
+open('$out/x.bin','wb').write(b''.join(struct.pack('<f', random.uniform(-1, 1)) for _ in range(1024)))
+open('$out/y.bin','wb').write(b''.join(struct.pack('<f', random.uniform(-1, 1)) for _ in range(1024)))
+open('$out/in.bin','wb').write(b''.join(struct.pack('<i', i) for i in range(256)))"
+for dev in skl acm-g10 pvc; do
+  echo "-- saxpy on $dev:"
+  $vk cl tests/cl/saxpy.cl --device $dev --kernel saxpy --global 1024 --local 256 \
+    --arg 0=f32:1.5 --arg 1=@"$out/x.bin" --arg 2=@"$out/y.bin" --out 2="$out/y_$dev.bin" --compare
+done
+python3 -c "
+import struct
+x, y, r = (struct.unpack('<4f', open(f, 'rb').read(16)) for f in ('$out/x.bin', '$out/y.bin', '$out/y_pvc.bin'))
+print('y = 1.5 * x + y, the first four:', ', '.join(f'1.5*{a:.4f}+{b:.4f} = {c:.4f}' for a, b, c in zip(x, y, r)))"
+
+echo; echo "== visakit cl --check: the last work-item reads one element past its buffer"
+set +e
+$vk cl tests/cl/broken_oob.cl --device acm-g10 --kernel avg3_oob --global 256 --local 64 \
+  --arg 0=@"$out/in.bin" --arg 1=zero:1024 --check
+echo "(exit $?: findings)"
+
+echo; echo "== visakit cl --compare: a dump with one instruction altered by hand (tests/fixtures/cl-altered)"
+$vk cl tests/fixtures/cl-altered/triple-skl --kernel triple --global 64 --arg 0=@"$out/in.bin" --arg 1=zero:256 --compare 2>&1 | head -4
+echo "(exit ${PIPESTATUS[0]}: differences)"
+
