@@ -34,7 +34,7 @@ class HostPool {
   // How long an idle pool thread, and a caller waiting for the pool threads,
   // spins before it sleeps in the kernel. A launch that follows within this
   // time starts without a wake-up through the scheduler, which costs about
-  // 30-60 us on these VMs (docs/performance.md, round 6). OpenMP runtimes
+  // 30-60 us on these VMs (docs/performance.md, "What was tried and left out"). OpenMP runtimes
   // make the same trade (libgomp spins for a comparable time by default).
   // Only a job with no more workers than the host has cores spins: with more,
   // a spinning thread would take a core from one still working.

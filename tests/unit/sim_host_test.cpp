@@ -177,7 +177,7 @@ TEST(CacheSize, SysfsSizesParse) {
 
 TEST(CacheSize, IsOneL3InstanceAsSysfsGivesIt) {
   // Read here independently: the L3 of cpu0 as sysfs lists it ("32768K"). glibc's
-  // sysconf gave 384 MiB for this 32 MiB cache on a Zen 5 VM (docs/performance.md, round 6).
+  // sysconf gave 384 MiB for this 32 MiB cache on a Zen 5 VM (docs/performance.md, "What was tried and left out").
   std::ifstream level("/sys/devices/system/cpu/cpu0/cache/index3/level"), size("/sys/devices/system/cpu/cpu0/cache/index3/size");
   std::string lv, sz;
   if (!(level >> lv) || lv != "3" || !(size >> sz) || sz.size() < 2 || sz.back() != 'K' ||

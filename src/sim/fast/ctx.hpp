@@ -360,7 +360,7 @@ inline void copyOut(Space& s, uint64_t addr, const uint8_t* regs) {
 // address (under 4 GiB past the space) is formed as an integer, so no
 // out-of-bounds pointer exists, and a prefetch never faults (GCC manual,
 // __builtin_prefetch). Reads go to L2 (prefetcht1): gather_256MiB 0.626 ->
-// 0.658 against L1 (docs/performance.md, round 8). Always inlined: g++
+// 0.658 against L1 (docs/performance.md). Always inlined: g++
 // otherwise finds a function that only prefetches "const" and deletes its calls.
 template <unsigned N>
 [[gnu::always_inline]] inline void prefetchLines(const Space& s, const uint32_t* addr, bool write) {
@@ -378,8 +378,8 @@ template <unsigned N>
 // A run of consecutive dwords read from a DRAM surface is taken for a stream:
 // the lines kStreamAhead bytes past it go to L2 now, so that a later run does
 // not wait for DRAM, nor the lanes whose addresses it loads (the hardware
-// prefetcher alone fell behind: gather_256MiB 0.68 -> 0.95, docs/performance.md
-// round 8). The address is an integer, as in prefetchLines.
+// prefetcher alone fell behind: gather_256MiB 0.68 -> 0.95, docs/performance.md).
+// The address is an integer, as in prefetchLines.
 constexpr uint64_t kStreamAhead = 2048;
 [[gnu::always_inline]] inline void prefetchStream(const Space& s, uint64_t at, uint64_t bytes) {
   const uintptr_t from = reinterpret_cast<uintptr_t>(s.data) + at + kStreamAhead;

@@ -89,10 +89,8 @@ struct Shared {
 };
 
 // Simulated threads run in lock step per host thread when they are independent
-// and short (runGang, runStraight). On dispatch (round 7) 2 gave +10 %, 4 +15 %
-// (but -7 % on alu_int when loops were ganged too), 8 nothing; round 9 had 2
-// (4 was slower with the first runStraight). Round 10, with allOnFn: 4 over 2
-// +5 % (paired 0.264-0.272 against 0.249-0.261; 3, 6 and 8 in between).
+// and short (runGang, runStraight). 4 measured best on dispatch (about +5 %
+// over 2; 3, 6 and 8 in between; docs/performance.md).
 constexpr unsigned kGang = 4;
 
 struct alignas(kLine) Worker {  // (its counters share no line with another's)
@@ -266,7 +264,7 @@ void runStraight(Shared& sh, Ctx* const* g) {
 // another), no --check, nothing that yields; and only for kernels without a
 // loop, whose threads are short. A loop's thread is a long stream of
 // independent work already: there lock step gained 1-3 % on one host thread,
-// and on two it was slower in most runs (round 7; docs/performance.md).
+// and on two it was slower in most runs (docs/performance.md, "What was tried and left out").
 template <unsigned K>
 void runGang(Shared& sh, Ctx* const* g) {
   const Program& p = *sh.prog;
@@ -325,7 +323,7 @@ std::optional<uint64_t> parseCacheSize(std::string_view text) {
 
 uint64_t lastLevelCacheBytes() {
   // Linux's sysfs gives the size of one cache instance. glibc's sysconf can
-  // give more: 384 MiB for the 32 MiB L3 of a Zen 5 VM (round 6), which took
+  // give more: 384 MiB for the 32 MiB L3 of a Zen 5 VM, which took
   // 256 MiB surfaces for cache-resident and turned latency hiding off.
   uint64_t best = 0;
   unsigned bestLevel = 0;
@@ -361,7 +359,7 @@ namespace {
 
 // Simulated threads a host thread interleaves (no SLM, no --check): while one
 // waits for its scattered lines, the other runs (a GPU's latency hiding). Two
-// beat 3, 4 and 6 on gather_256MiB (docs/performance.md, round 8): a thread's
+// beat 3, 4 and 6 on gather_256MiB (docs/performance.md): a thread's
 // lines are then prefetched one pass of the other thread ahead.
 constexpr unsigned kInterleave = 2;
 

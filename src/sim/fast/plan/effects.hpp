@@ -57,7 +57,7 @@ void eachWrite(const Program& p, const DInst& d, F f) {
 
 // f(lo, hi) for the register bytes [lo, hi) whose values instruction d may
 // read: an ALU source's elements; a memory instruction's scalar global offset
-// and raw operands (DInst::rawRead). Control instructions read predicates only.
+// and raw operands (DInst::rawReads). Control instructions read predicates only.
 template <class F>
 void eachRead(const Program& p, const DInst& d, F f) {
   if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
