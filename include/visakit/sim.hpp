@@ -49,6 +49,20 @@ class PayloadSource {
   // The %sr0 value of the thread running in concurrency slot `slot` (0 .. the
   // launch's threads in flight - 1); nullopt: zero.
   virtual std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const = 0;
+  // Memory the thread of concurrency slot `slot` owns while it runs (scratch,
+  // private memory): bytes [offset, offset + size) of the bound surface or
+  // allocation `name`. It passes to the slot's next thread when the thread
+  // ends, so --check does not count two threads of one slot as a race; an
+  // LSC `ss` access to %scratch is relative to the slot's %scratch bytes
+  // (spec-decisions L9, E23).
+  struct SlotMemory {
+    std::string name;
+    uint64_t offset = 0, size = 0;
+  };
+  virtual std::vector<SlotMemory> slotMemory(uint32_t slot) const {
+    (void)slot;
+    return {};
+  }
 };
 
 constexpr uint64_t kDefaultMaxSteps = 10'000'000;

@@ -19,6 +19,7 @@ class ThreadPayloads final : public sim::PayloadSource {
   uint32_t threads = 1;  // per work-group
   unsigned simd = 8, grf = 32;
   uint32_t scratchPerThread = 0;  // MEDIA_VFE_STATE: bytes of scratch per hardware thread
+  uint64_t privatePerThread = 0;  // K7: bytes of private memory per slot
   std::vector<uint8_t> crossThread;
 
   std::array<uint32_t, 3> groups() const override { return grid; }
@@ -66,6 +67,15 @@ class ThreadPayloads final : public sim::PayloadSource {
   static uint32_t encodeSlot(uint32_t s) { return (s & 7) | ((s >> 3) & 3) << 4 | (s >> 5) << 7; }
   std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const override {
     return std::array<uint32_t, 4>{encodeSlot(slot), 0, 0, 0};
+  }
+
+  // K6, K7: what the thread of a slot owns: its S bytes of %scratch (from
+  // slot x S, as r0.5 says), its block of private memory (at its encoded slot).
+  std::vector<SlotMemory> slotMemory(uint32_t slot) const override {
+    std::vector<SlotMemory> m;
+    if (scratchPerThread) m.push_back({"%scratch", uint64_t{slot} * scratchPerThread, scratchPerThread});
+    if (privatePerThread) m.push_back({"private memory", encodeSlot(slot) * privatePerThread, privatePerThread});
+    return m;
   }
 };
 
@@ -271,6 +281,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     const uint64_t per = uint64_t{pl.privateMemory->perThreadPrivateMemorySize} *
                          (pl.privateMemory->isSimtThread ? in.simd : 1);
     const uint64_t n = uint64_t{ThreadPayloads::encodeSlot(slots - 1)} + 1;
+    payload->privatePerThread = per;
     auto [i, a] = place("private memory", std::vector<uint8_t>(per * n, 0));
     (void)i;
     putLE(ctd, pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);

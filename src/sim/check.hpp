@@ -1,6 +1,7 @@
 // --check: the checkers are observers of the executors' memory accesses.
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <memory>
 
@@ -49,6 +50,21 @@ struct RaceShadow {
   }
   uint32_t* writers() { return words.data(); }
   uint32_t* readers() { return words.data() + size; }
+  // Bytes [from, to) pass to a new owner: no thread has touched them (a
+  // thread slot's memory at the start of its next thread, spec-decisions E23).
+  void forget(uint64_t from, uint64_t to) {
+    to = std::min(to, size);
+    if (from >= to) return;
+    if (exclusive) {
+      std::fill(writers() + from, writers() + to, 0u);
+      std::fill(readers() + from, readers() + to, 0u);
+      return;
+    }
+    for (uint64_t i = from; i < to; ++i) {  // (other host threads' words are atomic_ref too)
+      std::atomic_ref<uint32_t>(writers()[i]).store(0, std::memory_order_relaxed);
+      std::atomic_ref<uint32_t>(readers()[i]).store(0, std::memory_order_relaxed);
+    }
+  }
 };
 
 // Out-of-bounds element accesses (E2).

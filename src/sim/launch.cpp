@@ -433,6 +433,22 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
       return launchError(fmt::format("--address: surfaces '{}' and '{}' overlap in the stateless address space",
                                      l.spaceNames[l.flat[i - 1].spaceId], l.spaceNames[l.flat[i].spaceId]));
 
+  // Slot memory (PayloadSource::slotMemory): the reference tier's host thread j
+  // runs its unit's threads in slots j x n .. j x n + n - 1 (n: the threads of a group, or 1).
+  if (const PayloadSource* ps = cfg.payload) {
+    const uint64_t slots = uint64_t{jobs} * (l.unitIsGroup ? dims.perGroup : 1);
+    l.slotMemory.resize(slots);
+    for (uint32_t slot = 0; slot < slots; ++slot)
+      for (const PayloadSource::SlotMemory& m : ps->slotMemory(slot)) {
+        auto id = l.spaceByName(m.name);
+        if (!id) return launchError(fmt::format("the memory of thread slot {} is in '{}', which is not bound", slot, m.name));
+        if (m.offset > l.spaces[*id].size || m.size > l.spaces[*id].size - m.offset)
+          return launchError(fmt::format("the memory of thread slot {} ({} bytes at {}) is not inside '{}' ({} bytes)", slot,
+                                         m.size, m.offset, m.name, l.spaces[*id].size));
+        l.slotMemory[slot].push_back({*id, m.offset, m.size});
+      }
+  }
+
   // Barrier epochs of the race checker (spec-decisions C3): thread ids + 1 must stay below its tag bits.
   if (cfg.check && use.usesBarrier && dims.total < (uint64_t{1} << 30)) l.race.useBarriers(static_cast<uint32_t>(dims.perGroup));
   l.observers.add(&l.oob);

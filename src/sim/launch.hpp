@@ -85,6 +85,13 @@ struct Launch {
   // and the stateless address space; empty unless the launch gives them.
   std::vector<uint32_t> bindingTable;
   std::vector<FlatRange> flat;
+  // An explicit launch's memory each concurrency slot owns (PayloadSource::slotMemory),
+  // by slot (0 .. jobs x the threads a host thread runs at once - 1).
+  struct SlotRange {
+    uint32_t spaceId = 0;
+    uint64_t offset = 0, size = 0;
+  };
+  std::vector<std::vector<SlotRange>> slotMemory;
   // Whether the kernel may write space `id` (a race shadow, atomics).
   bool writes(uint32_t id) const;
   // A bound space by its name (an allocation's, or a surface's binding name).

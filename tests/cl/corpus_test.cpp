@@ -93,11 +93,11 @@ std::vector<uint8_t> generate(const std::string& type, uint64_t count, const std
     } else if (kind == "const") {
       if (flt) put(out, type, 0, std::stod(g.at(1)));
       else put(out, type, parseInt(g.at(1)), 0);
-    } else if (kind == "rand") {
-      uint64_t lo = parseInt(g.at(1)), hi = parseInt(g.at(2)), range = hi - lo + 1, x = sm.next();
+    } else if (kind == "rand") {  // rand <seed> <lo> <hi>
+      uint64_t lo = parseInt(g.at(2)), hi = parseInt(g.at(3)), range = hi - lo + 1, x = sm.next();
       put(out, type, range == 0 ? lo + x : lo + x % range, 0);
-    } else if (kind == "frand") {
-      double lo = std::stod(g.at(1)), hi = std::stod(g.at(2));
+    } else if (kind == "frand") {  // frand <seed> <lo> <hi>
+      double lo = std::stod(g.at(2)), hi = std::stod(g.at(3));
       double u = static_cast<double>(sm.next() >> 11) * 0x1p-53;
       put(out, type, 0, lo + (hi - lo) * u);
     } else if (kind == "list") {
@@ -302,6 +302,26 @@ std::string caseName(const ::testing::TestParamInfo<Case>& i) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Cases, ClCorpus, ::testing::ValuesIn(cases()), caseName);
+
+// The DATA generators as tests/cl/README.md states them: `rand <seed> <lo> <hi>`
+// and `frand <seed> <lo> <hi>` (the seed is not the low bound). splitmix64
+// seeded with 0 gives 0xe220a8397b1dcdaf, 0x6e789e6aa1b965f4, 0x06c45d188009454f
+// (the published reference sequence).
+TEST(ClCorpusData, GeneratorsReadSeedThenBounds) {
+  auto u64s = [](const std::vector<uint8_t>& b) {
+    std::vector<uint64_t> v(b.size() / 8);
+    std::memcpy(v.data(), b.data(), b.size());
+    return v;
+  };
+  // lo = 0, hi = 2^64 - 1: the range is all 2^64 values, the element is x itself.
+  EXPECT_EQ(u64s(generate("u64", 3, {"rand", "0", "0", "0xffffffffffffffff"})),
+            (std::vector<uint64_t>{0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull, 0x06c45d188009454full}));
+  // 10 + x mod 10: 16294208416658607535 mod 10 = 5, 7960286522194355700 mod 10 = 0.
+  EXPECT_EQ(generate("u32", 2, {"rand", "0", "10", "19"}), (std::vector<uint8_t>{15, 0, 0, 0, 10, 0, 0, 0}));
+  // u = (x >> 11) * 2^-53 = 0.88331080821364..., d = 2 + 2u = 3.7666216164272...,
+  // to f32 0x40711054 (sign 0, exponent 128, mantissa 0x711054).
+  EXPECT_EQ(generate("f32", 1, {"frand", "0", "2.0", "4.0"}), (std::vector<uint8_t>{0x54, 0x10, 0x71, 0x40}));
+}
 
 // Every .visaasm IGC dumped for the corpus, on every device: it loads and
 // verifies (the GRF size from the platform its .asm names, spec-decisions

@@ -289,6 +289,21 @@ TEST(ClLaunch, ScratchAndPrivateMemorySlots) {
     ASSERT_TRUE(v);
     EXPECT_EQ((*v)[0], sr0) << slot;
   }
+  // What a slot's thread owns (K6, K7): %scratch from slot x 1024, 1024 bytes;
+  // private memory at its encoded slot x 192 (12 x SIMD16): slot 5 -> 5,
+  // 960; slot 8 -> 16, 3072; slot 39 -> 135, 25,920, the last of the 136 blocks.
+  for (auto [slot, scratchAt, privateAt] : {std::tuple<uint32_t, uint64_t, uint64_t>{0, 0, 0}, {5, 5120, 960},
+                                            {8, 8192, 3072}, {39, 39936, 25920}}) {
+    std::vector<sim::PayloadSource::SlotMemory> m = l.cfg.payload->slotMemory(slot);
+    ASSERT_EQ(m.size(), 2u);
+    EXPECT_EQ(m[0].name, "%scratch");
+    EXPECT_EQ(m[0].offset, scratchAt) << slot;
+    EXPECT_EQ(m[0].size, 1024u);
+    EXPECT_EQ(m[1].name, "private memory");
+    EXPECT_EQ(m[1].offset, privateAt) << slot;
+    EXPECT_EQ(m[1].size, 192u);
+  }
+  EXPECT_EQ(25920u + 192u, priv->bytes.size());
 }
 
 // K5: a char in a 4-byte slot: its byte, then zeros (not sign-extended); a

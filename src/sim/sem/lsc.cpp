@@ -27,17 +27,25 @@ uint64_t wrapAddr(uint64_t a, uint64_t as) { return as == kA16 ? a & 0xffff : as
 //        : bti ? BindingTable[Surface] : arg ? IndirectDataBase
 // as visakit's spaces: .slm is the group's SLM at the offset; flat .ugm/.ugml
 // the stateless address space; bti(N) the launch's binding table (--bti);
-// ss the %scratch surface (unbound: the stateless space, as M1), bss the %bss
-// surface; arg no memory.
+// ss the %scratch surface (unbound: the stateless space, as M1; in a launch
+// that gives each thread slot its own %scratch bytes, relative to the
+// thread's, as the scratch surface state of Xe-HP and later makes it), bss
+// the %bss surface; arg no memory.
 struct Where {
   Exec& e;
   bool flat = false;
   Space* space = nullptr;
   uint32_t id = 0;
+  bool own = false;  // the thread's own %scratch bytes [base, base + limit)
+  uint64_t base = 0, limit = 0;
   Space& at(uint64_t addr, unsigned bytes, uint32_t& sid, uint64_t& off) {
     if (flat) return e.flatSpace(addr, bytes, sid, off);
     sid = id;
     off = addr;
+    if (own) {
+      off = base + addr;
+      if (addr > limit || bytes > limit - addr) return e.unbound();  // past the thread's scratch: out of bounds (E2)
+    }
     return *space;
   }
 };
@@ -58,6 +66,11 @@ Where where(Exec& e, uint64_t sfid, uint64_t type) {
   } else if (type == kSs || type == kBss) {
     w.id = type == kSs ? kSurfScratch : 4u;  // %scratch, %bss
     w.space = &e.boundSurface(w.id);
+    if (type == kSs && w.id == kSurfScratch && e.thread().ownScratch) {
+      w.own = true;
+      w.base = e.thread().scratchBase;
+      w.limit = e.thread().scratchSize;
+    }
   } else {  // arg: the indirect data is not modeled
     w.id = kFlatSpace;
     w.space = &e.unbound();

@@ -115,6 +115,10 @@ struct RefThread {
   std::vector<FuncFrame> fcalls;
   // By surface id: the binding-table index a MOVS gave it (MOVS page), or kNoSurface.
   std::vector<uint32_t> surfState;
+  // The bytes of %scratch its concurrency slot owns (PayloadSource::slotMemory),
+  // which LSC `ss` addresses are relative to (spec-decisions L9); none: the whole surface.
+  bool ownScratch = false;
+  uint64_t scratchBase = 0, scratchSize = 0;
 };
 
 // What a thread runs against: the memory spaces of its launch.
