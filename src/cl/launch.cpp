@@ -38,8 +38,11 @@ class ThreadPayloads final : public sim::PayloadSource {
     auto put32 = [&](size_t at, uint32_t v) {
       if (at + 4 <= grf.size()) std::memcpy(grf.data() + at, &v, 4);
     };
-    // K3: r0.1, r0.6, r0.7 = the work-group's ids; r0.5 = the thread's scratch offset.
+    // K3: r0.1, r0.6, r0.7 = the work-group's ids; r0.5 = the thread's scratch offset;
+    // r0.2 bits 0-7 = the thread's index in its group (Xe-HP and later hardware put
+    // it there, and IGC's get_sub_group_id reads it on those platforms).
     put32(4, group[0]);
+    put32(8, thread & 0xffu);
     put32(24, group[1]);
     put32(28, group[2]);
     put32(20, slot * scratchPerThread);

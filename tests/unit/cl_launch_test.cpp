@@ -134,9 +134,10 @@ TEST(ClLaunch, CrossThreadDataByHand) {
   EXPECT_EQ(l.cfg.bindingTable[1], (std::pair<uint32_t, std::string>{0, "argument 1"}));
 }
 
-// K3, K4, K5: r0 holds the group ids (dwords 1, 6, 7); the local ids X, Y, Z
-// as words, one GRF-rounded block each (SIMD16 x 2 bytes = one 32-byte GRF),
-// from r1; the cross-thread data from r1 + 3 blocks = byte 128.
+// K3, K4, K5: r0 holds the group ids (dwords 1, 6, 7) and the thread's index
+// in its group (dword 2); the local ids X, Y, Z as words, one GRF-rounded
+// block each (SIMD16 x 2 bytes = one 32-byte GRF), from r1; the cross-thread
+// data from r1 + 3 blocks = byte 128.
 TEST(ClLaunch, ThreadPayloadSimd16) {
   Fixture f;
   f.patches.dataParameterStreamSize = 8;
@@ -155,8 +156,10 @@ TEST(ClLaunch, ThreadPayloadSimd16) {
   std::vector<uint8_t> g = startThread(l, {1, 0, 1}, 1, 0, mask);
   EXPECT_EQ(mask, 0xffu);  // work-items 16..23
   EXPECT_EQ(le(g, 4, 4), 1u);
+  EXPECT_EQ(le(g, 8, 4), 1u);  // r0.2: thread 1 of its group (K3)
   EXPECT_EQ(le(g, 24, 4), 0u);
   EXPECT_EQ(le(g, 28, 4), 1u);
+  EXPECT_EQ(le(startThread(l, {1, 0, 1}, 0, 0, mask), 8, 4), 0u);  // thread 0
   // Lane 0 of thread 1 is work-item 16 of a 4x3x2 group: x 0, y 1, z 1;
   // lane 7 is work-item 23: x 3, y 2, z 1.
   EXPECT_EQ(le(g, 32 + 0, 2), 0u);
