@@ -322,6 +322,9 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   else if (use.usesSlm)
     return launchError("the kernel uses %slm but no SLM size is given (--slm BYTES or the SLMSize attribute)");
   if (use.usesUrb && !cfg.urbBytes) return launchError("the kernel writes the URB but no URB size is given (--urb BYTES)");
+  // E31: an SLM is at most 64 KB (chapter 4 SLMSize), all of it reachable with 16 address bits.
+  if (slmBytes > kSlmAddrMask + 1)
+    return launchError(fmt::format("the SLM of a thread group is {} bytes; it is at most 65536 (64 KB)", slmBytes));
   l.slmBytes = slmBytes;
 
   // ---- schedule: groups are the unit (they share SLM, they meet at barriers); else every thread is ----
@@ -391,6 +394,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   }
   if (use.usesSlm) {
     l.spaces[kSurfSlm].statIndex = static_cast<uint32_t>(l.statNames.size());
+    l.spaces[kSurfSlm].addrMask = kSlmAddrMask;  // E31
     l.statNames.push_back("%slm");
   }
   l.urb.assign(cfg.urbBytes.value_or(0), 0);

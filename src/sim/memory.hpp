@@ -63,7 +63,17 @@ struct Space {
   bool bound = false;
   bool plain = false;  // no other host thread writes it during the launch: plain memcpy is race-free
   bool dram = false;   // at least deferMinBytes(): its misses are worth a thread switch (ctx.hpp)
+  uint64_t addrMask = ~uint64_t{0};  // the address bits the space decodes (SLM: kSlmAddrMask)
 };
+
+// spec-decisions E31: SLM decodes the low 16 bits of a byte address (an SLM is
+// at most 64 KB: chapter 4 SLMSize "0-64 ... in unit of 1KB"; chapter 3 leaves
+// out-of-bound SLM accesses undefined). IGC sets bit 28 of every `__local`
+// pointer it may compare with null (InlineLocalsResolution: "only the low 16
+// bits ... of SLM addresses are significant"). An element's address is
+// reduced once, before E2; an address already in bounds is unchanged.
+constexpr uint64_t kSlmAddrMask = 0xffff;
+inline uint64_t spaceAddress(const Space& s, uint64_t addr) { return addr & s.addrMask; }
 
 // One allocation of the stateless (flat) address space: surface `spaceId`
 // at bytes [base, base + size) (chapter 3 "Stateless Access").

@@ -131,6 +131,7 @@ struct Ctx : Observed {
   // executor has described the instruction's accesses already).
   template <bool Record = true>
   uint64_t read(Space& s, uint64_t addr, unsigned bytes, unsigned lane) {
+    addr = spaceAddress(s, addr);  // E31 (SLM)
     bool ok = inBounds(s, addr, bytes);
     uint64_t v = 0;
     if (ok) {
@@ -143,6 +144,7 @@ struct Ctx : Observed {
   // E2: out-of-bounds writes are dropped.
   template <bool Record = true>
   void write(Space& s, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
+    addr = spaceAddress(s, addr);  // E31 (SLM)
     bool ok = inBounds(s, addr, bytes);
     if (ok) {
       memStore(s, addr, bytes, v);
@@ -269,12 +271,13 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
   uint64_t end = 0;
   bool oob = false, apart = true;
   forEachLane(en, [&](unsigned i) {
-    const bool ok = inBounds(s, addr[i], bytes);
+    const uint64_t at = spaceAddress(s, addr[i]);  // E31 (SLM)
+    const bool ok = inBounds(s, at, bytes);
     oob |= !ok;
-    items[n++] = {addr[i], bytes, static_cast<uint8_t>(i), write, ok};
+    items[n++] = {at, bytes, static_cast<uint8_t>(i), write, ok};
     if (write && ok) {
-      if (writes++ && addr[i] < end) apart = false;
-      end = uint64_t{addr[i]} + bytes;
+      if (writes++ && at < end) apart = false;
+      end = at + bytes;
     }
   });
   b.n = n;

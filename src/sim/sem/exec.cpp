@@ -210,6 +210,7 @@ void Exec::endAccesses() {
 
 // E2 / the pages' "Out-of-bound Access": reads out of bounds give 0.
 uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane) {
+  addr = spaceAddress(s, addr);  // E31 (SLM)
   bool ok = s.bound && inBounds(s, addr, bytes);
   uint64_t v = 0;
   if (ok) {
@@ -222,6 +223,7 @@ uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, u
 
 // E2: writes out of bounds are dropped.
 void Exec::store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
+  addr = spaceAddress(s, addr);  // E31 (SLM)
   bool ok = s.bound && inBounds(s, addr, bytes);
   if (ok) {
     memStore(s, addr, bytes, v);
@@ -284,6 +286,7 @@ Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& of
 
 uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
                       uint64_t b) {
+  addr = spaceAddress(s, addr);  // E31 (SLM)
   bool ok = s.bound && inBounds(s, addr, bytes);
   record(s, spaceId, addr, bytes, lane, true, ok, true);
   if (!ok) return 0;

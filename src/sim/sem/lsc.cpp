@@ -315,7 +315,7 @@ void loadStatus(Exec& e) {
       uint32_t id;
       uint64_t off;
       const Space& sp = w.at(addr[n] + uint64_t{v} * mb, mb, id, off);
-      s = sp.bound && inBounds(sp, off, mb);
+      s = sp.bound && inBounds(sp, spaceAddress(sp, off), mb);
     }
     if (s) bits |= 1u << n;
   }

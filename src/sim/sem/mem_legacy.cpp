@@ -83,7 +83,7 @@ uint64_t atomicLane(Exec& e, const Target& t, unsigned bytes, unsigned lane, uns
     case kFSub: op = AtomicOp::FSub; break;
     default: break;
   }
-  const bool ok = t.s->bound && inBounds(*t.s, t.addr, bytes);
+  const bool ok = t.s->bound && inBounds(*t.s, spaceAddress(*t.s, t.addr), bytes);
   const uint64_t old = e.atomic(*t.s, t.id, t.addr, bytes, lane, op, a & mask(bytes), b & mask(bytes));
   // "PREDEC: new = old - 1 ... New value".
   return code == kPreDec && ok ? (old - 1) & mask(bytes) : old;
