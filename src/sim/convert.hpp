@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "visakit/isa.hpp"
 
@@ -194,6 +195,95 @@ inline double intToDouble(i128 v, Type fmt) {
     case Type::F: return static_cast<double>(static_cast<float>(v));
     default: return static_cast<double>(v);  // exact when |v| <= 2^53; HF/BF then round once more (|v| > 2^53 is inf)
   }
+}
+
+// ---- the control register's rounding mode (spec-decisions E32) ----
+// 4_visa_header.md %cr0 "FPU Rounding mode: Bit 4-5": 00 RTNE, 01 RU (toward
+// +inf), 10 RD (toward -inf), 11 RTZ.
+enum class Rounding : uint8_t { Rtne = 0, Ru = 1, Rd = 2, Rtz = 3 };
+
+inline int signOf(double x) { return (x > 0) - (x < 0); }  // NaN: 0
+
+// Rounds the exact value x to a narrow float format (`manBits`, `expBits`)
+// by mode rm. x is given as d, x rounded to nearest double, and loSign, the
+// sign of x - d (d = x when 0); x - d is too small to reach a neighbour of d
+// in the narrow format, so d decides everything but a tie or an exact d.
+inline uint64_t doubleToNarrowMode(double d, unsigned manBits, unsigned expBits, Rounding rm, int loSign) {
+  const uint64_t b = std::bit_cast<uint64_t>(d);
+  const bool neg = b >> 63;
+  const uint64_t sign = uint64_t{neg} << (manBits + expBits);
+  const int exp = static_cast<int>((b >> 52) & 0x7ff);
+  const uint64_t man = b & ((uint64_t{1} << 52) - 1);
+  const int bias = (1 << (expBits - 1)) - 1;
+  const uint64_t infBits = ((uint64_t{1} << expBits) - 1) << manBits, maxBits = infBits - 1;
+  const int stickyMag = neg ? -loSign : loSign;  // +1: |x| is a little above |d|
+  // The magnitude rounds to nearest (RTNE), up (RU of a positive, RD of a
+  // negative value) or down (RTZ, RU of a negative, RD of a positive value).
+  enum class Dir { Near, Away, Toward };
+  const Dir dir = rm == Rounding::Rtne ? Dir::Near
+                  : rm == Rounding::Rtz ? Dir::Toward
+                  : (rm == Rounding::Ru) != neg ? Dir::Away : Dir::Toward;
+  if (exp == 0x7ff) {
+    if (man) return sign | infBits | (uint64_t{1} << (manBits - 1)) | (man >> (52 - manBits));  // quiet NaN
+    return sign | (stickyMag < 0 && dir == Dir::Toward ? maxBits : infBits);  // an overflowed x is below inf
+  }
+  if (exp == 0) return sign | (man && dir == Dir::Away ? 1 : 0);  // double denormal: below the smallest step
+  const int e = exp - 1023;
+  if (e > bias) return sign | (dir == Dir::Toward ? maxBits : infBits);
+  const uint64_t sig = man | (uint64_t{1} << 52);
+  const int minExp = 1 - bias;
+  const int shift = 52 - static_cast<int>(manBits) + (e >= minExp ? 0 : minExp - e);  // >= 1
+  uint64_t q = 0, rem = sig, half = uint64_t{1} << 63;  // shift >= 64: all of sig below half a step
+  if (shift < 64) {
+    q = sig >> shift;
+    rem = sig & ((uint64_t{1} << shift) - 1);
+    half = uint64_t{1} << (shift - 1);
+  }
+  switch (dir) {
+    case Dir::Near:
+      if (rem > half || (rem == half && (stickyMag > 0 || (stickyMag == 0 && (q & 1))))) ++q;
+      break;
+    case Dir::Away:
+      if (rem || stickyMag > 0) ++q;
+      break;
+    case Dir::Toward:
+      if (!rem && stickyMag < 0) --q;  // just below a representable value (q >= 1: sig != 0)
+      break;
+  }
+  // A carry into the exponent (up to inf) and a borrow into the binade below encode correctly.
+  if (e >= minExp) return sign | ((static_cast<uint64_t>(e + bias - 1) << manBits) + q);
+  return sign | q;
+}
+
+// Rounds the exact value given as (d, loSign) (above) to float format t by
+// mode rm: the result's bits in t.
+inline uint64_t floatBitsMode(double d, int loSign, Type t, Rounding rm) {
+  switch (t) {
+    case Type::F: return doubleToNarrowMode(d, 23, 8, rm, loSign);
+    case Type::HF: return doubleToNarrowMode(d, 10, 5, rm, loSign);
+    case Type::BF: return doubleToNarrowMode(d, 7, 8, rm, loSign);
+    default: break;
+  }
+  // DF: d is x rounded to nearest; a directed mode takes the neighbour where x lies beyond d.
+  const double inf = std::numeric_limits<double>::infinity();
+  if (std::isnan(d) || !loSign) return std::bit_cast<uint64_t>(d);
+  if (rm == Rounding::Ru && loSign > 0) d = std::nextafter(d, inf);
+  else if (rm == Rounding::Rd && loSign < 0) d = std::nextafter(d, -inf);
+  else if (rm == Rounding::Rtz && d != 0 && (d > 0) != (loSign > 0)) d = std::nextafter(d, 0.0);
+  return std::bit_cast<uint64_t>(d);
+}
+// The same as a double (exact in t).
+inline double roundMode(double d, int loSign, Type t, Rounding rm) {
+  return floatBitsToDouble(floatBitsMode(d, loSign, t, rm), t);
+}
+
+// "Integer to Float" in mode rm (RTNE: intToDouble).
+inline double intToFloatMode(i128 v, Type t, Rounding rm) {
+  const u128 m = v < 0 ? u128{0} - static_cast<u128>(v) : static_cast<u128>(v);  // < 2^127
+  const double h = static_cast<double>(m);  // to nearest
+  const u128 hm = static_cast<u128>(h);
+  int loSign = (m > hm) - (m < hm);
+  return roundMode(v < 0 ? -h : h, v < 0 ? -loSign : loSign, t, rm);
 }
 
 // "Saturation" of a float destination: [0.0, 1.0], NaN -> 0.

@@ -139,6 +139,46 @@ constexpr FastForm kFastForms[] = {
     {Opcode::QW_SCATTER, memoryForm<decodeQwScatter>},
     {Opcode::URB_WRITE, memoryForm<decodeUrbWrite>},
 };
+// The general variable whose bytes `id` names (aliases resolved).
+uint32_t rootVar(const Kernel& k, uint32_t id) {
+  for (int n = 0; n < 64; ++n) {
+    const GenVar* v = k.userVar(id);
+    if (!v || !v->aliasBase) break;
+    id = v->aliasBase;
+  }
+  return id;
+}
+
+// spec-decisions E32: the fast forms round to nearest even. An instruction
+// that may set %cr0's rounding mode (bits 5:4, zero at thread start: E29)
+// sends the kernel to the reference tier. OR / XOR / MOV of %cr0 and an
+// immediate with bits 5:4 clear (IGC's prolog `or %cr0 %cr0 0x4c0`) and an
+// AND with %cr0 keep the mode RTNE.
+bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
+  bool writes = false, readsCr0 = false, readsOther = false;
+  uint64_t imm = 0;
+  for (int fi = 0; fi < row.numFields; ++fi) {
+    const FieldDesc& f = row.fields[fi];
+    const Operand& o = inst.f[fi];
+    const bool cr0 = (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && rootVar(k, o.id) == kVarCr0;
+    if (f.access == Access::Write || f.access == Access::ReadWrite) {
+      writes |= cr0;
+    } else if (f.kind == FieldKind::Vec && o.kind != Operand::Kind::None) {
+      if (o.kind == Operand::Kind::Immediate) imm |= o.value;
+      else if (cr0) readsCr0 = true;
+      else readsOther = true;
+    }
+  }
+  if (!writes) return false;
+  switch (inst.op) {
+    case Opcode::AND: return !readsCr0;
+    case Opcode::OR:
+    case Opcode::XOR:
+    case Opcode::MOV: return readsOther || (imm & 0x30) != 0;
+    default: return true;
+  }
+}
+
 FastDecoder fastForm(const InstrDesc& row) {
   if (row.subOp >= 0) return nullptr;
   for (const FastForm& f : kFastForms)
@@ -185,7 +225,7 @@ Program decode(const Kernel& k, unsigned grfSize) {
     for (const Operand& o : inst.f)
       plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
-    if (!form || !plainOperands) {
+    if (!form || !plainOperands || maySetRounding(k, inst, *desc)) {
       if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
       continue;
     }

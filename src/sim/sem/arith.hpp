@@ -6,7 +6,8 @@
 //     type conversion happens" (2_datatypes.md "Type Conversion"): the exact
 //     result is truncated to the destination, or clamped with .sat;
 //   - float: the execution type is the widest float source (DF > F > HF, BF);
-//     each result is rounded to it (RTNE), then converted to the destination.
+//     each result is rounded to it (RTNE; ADD, MUL, MAD in %cr0's mode: E32),
+//     then converted to the destination.
 #pragma once
 
 #include <array>
@@ -42,12 +43,14 @@ inline Domain domainOf(const Exec& e) {
 inline double flushHf(double v) { return isDenormalIn(v, Type::HF) ? (std::signbit(v) ? -0.0 : 0.0) : v; }
 
 // A float-domain source: floats exactly, integers converted to the execution
-// type (RTNE; spec-decisions E11).
-inline double fltSource(const Exec& e, int f, unsigned k, Type et) {
+// type (RTNE, spec-decisions E11; or %cr0's mode, E32).
+inline double fltSource(const Exec& e, int f, unsigned k, Type et, Rounding rm) {
   const RefOperand& o = e.op(f);
   if (o.kind != Operand::Kind::Predicate && isFloatType(o.type)) return e.floatValue(f, k);
+  if (rm != Rounding::Rtne) return intToFloatMode(e.intValue(f, k), et, rm);  // E32
   return roundTo(intToDouble(e.intValue(f, k), et), et);
 }
+inline double fltSource(const Exec& e, int f, unsigned k, Type et) { return fltSource(e, f, k, et, e.rounding()); }
 
 inline ops::IntCtx intCtx(const Exec& e) {
   ops::IntCtx c;
@@ -80,6 +83,18 @@ i128 exactResult(const std::array<i128, 4>& v, const ops::IntCtx& c) {
   else if constexpr (NSrc <= 2) return Op::exact(v[0], v[1], c);
   else return Op::exact(v[0], v[1], v[2], c);
 }
+// E32: the operations whose result follows %cr0's rounding mode (ADD, MUL,
+// MAD: they give their exact result as `nearest`), rounded once in mode rm.
+template <class Op>
+constexpr bool kHasNearest = requires(const std::array<double, 4>& v) { Op::nearest(v); } ||
+                             requires { Op::nearest(0.0, 0.0); };
+template <class Op>
+double roundedInMode(const std::array<double, 4>& v, Type et, Rounding rm) {
+  ops::Nearest r{0, 0};
+  if constexpr (requires { Op::nearest(v); }) r = Op::nearest(v);
+  else if constexpr (requires { Op::nearest(0.0, 0.0); }) r = Op::nearest(v[0], v[1]);
+  return roundMode(r.d, r.loSign, et, rm);
+}
 template <class Op>
 constexpr bool kHasFloat = requires(const std::array<double, 4>& v) { Op::fltT(Type::F, v); } ||
                            requires { Op::flt(0.0, 0.0); } || requires { Op::flt(0.0, 0.0, 0.0); };
@@ -109,9 +124,10 @@ void arith(Exec& e) {
   }
   if constexpr (kHasFloat<Op>) {
     if (dom.flt) {
+      const Rounding rm = e.rounding();  // E32
       std::array<std::array<double, 4>, 32> v{};
       for (unsigned k = 0; k < n; ++k)
-        for (unsigned s = 0; s < NSrc; ++s) v[k][s] = fltSource(e, e.src(s), k, dom.exec);
+        for (unsigned s = 0; s < NSrc; ++s) v[k][s] = fltSource(e, e.src(s), k, dom.exec, rm);
       const bool hf = dom.exec == Type::HF;
       const bool isMov = std::is_same_v<Op, ops::Mov>;
       for (unsigned k = 0; k < n; ++k) {
@@ -123,7 +139,8 @@ void arith(Exec& e) {
           std::array<double, 4> p = v[k];
           if (hf)
             for (double& q : p) q = flushHf(q);
-          x = roundTo(fltResult<Op, NSrc>(p, dom.exec), dom.exec);
+          if (kHasNearest<Op> && rm != Rounding::Rtne) x = roundedInMode<Op>(p, dom.exec, rm);
+          else x = roundTo(fltResult<Op, NSrc>(p, dom.exec), dom.exec);
           if (hf) x = flushHf(x);
           if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
         }

@@ -5,6 +5,8 @@
 
 #include "sim/sem/sem.hpp"
 
+#include "sim/ref/ref.hpp"
+
 namespace visakit::sim {
 
 uint32_t Exec::predBits() const {
@@ -139,7 +141,9 @@ void Exec::storeInt(int f, unsigned k, i128 v) {
   Type dt = o.type;
   uint64_t b;
   if (isFloatType(dt)) {
-    double x = roundTo(intToDouble(v, dt == Type::F ? Type::F : Type::DF), dt);  // "Integer to Float": RTNE
+    // "Integer to Float": "By default round to nearest even"; E32: %cr0's mode.
+    const Rounding rm = rounding();
+    double x = rm != Rounding::Rtne ? intToFloatMode(v, dt, rm) : roundTo(intToDouble(v, dt == Type::F ? Type::F : Type::DF), dt);
     if (i_.sat) x = satFloat(x);
     b = doubleToFloatBits(x, dt, dt);
   } else {
@@ -156,9 +160,28 @@ void Exec::storeFloat(int f, unsigned k, double v, Type execType) {
   }
   Type dt = o.type;
   uint64_t b;
-  if (isFloatType(dt)) b = doubleToFloatBits(i_.sat ? satFloat(v) : v, dt, execType);
-  else b = floatToInt(v, dt);  // "Float to Integer": truncation, saturating
+  const Rounding rm = rounding();
+  if (isFloatType(dt) && floatRank(dt) < floatRank(execType) && rm != Rounding::Rtne) {
+    // "Float to Float with Lower Precision uses the rounding mode set in the
+    // control register" (E32); a denormal source flushes as in doubleToFloatBits.
+    double x = i_.sat ? satFloat(v) : v;
+    if (isDenormalIn(x, execType)) x = std::signbit(x) ? -0.0 : 0.0;
+    b = floatBitsMode(x, 0, dt, rm);
+  } else if (isFloatType(dt)) {
+    b = doubleToFloatBits(i_.sat ? satFloat(v) : v, dt, execType);
+  } else {
+    b = floatToInt(v, dt);  // "Float to Integer": truncation, saturating
+  }
   setBits(f, k, b);
+}
+
+// 4_visa_header.md %cr0 "FPU Rounding mode: Bit 4-5"; a kernel that never
+// names %cr0 has RTNE (its value at thread start is 0, E29).
+Rounding Exec::rounding() const {
+  if (!t_.prog) return Rounding::Rtne;
+  const std::vector<VarSlot>& vars = t_.prog->layout.vars;
+  if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return Rounding::Rtne;
+  return static_cast<Rounding>((regBits(vars[kVarCr0].offset, 4) >> 4) & 3);
 }
 
 uint64_t Exec::rawBits(int f, uint32_t byteOff, unsigned bytes) const {

@@ -38,6 +38,15 @@ inline i128 mulExact(i128 a, i128 b) {
   return static_cast<i128>(m);
 }
 
+// E32, a directed rounding mode in %cr0: ADD, MUL and MAD give their exact
+// result as its nearest double and the sign of the rest (error-free).
+struct Nearest {
+  double d;
+  int loSign;
+};
+template <class T>
+inline int signOfExact(T x) { return (x > 0) - (x < 0); }  // NaN: 0
+
 // MOV page: dst = src0.
 struct Mov {
   static i128 exact(i128 a, i128, const IntCtx&) { return a; }
@@ -51,6 +60,12 @@ struct Mov {
 struct Add {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a + b; }
   static double flt(double a, double b) { return a + b; }  // exact or correctly rounded in double (F/HF)
+  static Nearest nearest(double a, double b) {
+    const double s = a + b;
+    if (std::isinf(s) && std::isfinite(a) && std::isfinite(b)) return {s, -signOfExact(s)};  // overflow: below inf
+    const double bb = s - a;  // TwoSum: s + ((a - (s - bb)) + (b - bb)) = a + b exactly
+    return {s, signOfExact((a - (s - bb)) + (b - bb))};
+  }
   template <class F>
   static F f32(F a, F b) { return a + b; }
   template <class U>
@@ -60,6 +75,10 @@ struct Add {
 struct Mul {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return mulExact(a, b); }
   static double flt(double a, double b) { return a * b; }
+  static Nearest nearest(double a, double b) {
+    const double p = a * b;  // the product is exact in binary128 (106 bits), so is its distance to p
+    return {p, signOfExact(static_cast<__float128>(a) * b - p)};
+  }
   template <class F>
   static F f32(F a, F b) { return a * b; }
   template <class U>

@@ -108,6 +108,13 @@ struct Mad {
       default: return roundTo(std::fma(v[0], v[1], v[2]), et);  // HF, BF: innocuous double rounding
     }
   }
+  static Nearest nearest(const Srcs& v) {  // E32
+    using Q = __float128;
+    const double r = std::fma(v[0], v[1], v[2]);
+    const Q p = static_cast<Q>(v[0]) * v[1], c = v[2];  // the product exact in binary128
+    const Q s = p + c, bb = s - p, err = (p - (s - bb)) + (c - bb);  // TwoSum: s + err = p + c exactly
+    return {r, signOfExact((s - r) + err)};  // s - r is exact (both within an ulp of r)
+  }
 };
 // ADD3 page.
 struct Add3 {

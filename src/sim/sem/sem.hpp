@@ -181,6 +181,8 @@ class Exec {
   // (2_datatypes.md "Type Conversion"), clamped with .sat.
   void storeInt(int f, unsigned k, i128 v);
   void storeFloat(int f, unsigned k, double v, Type execType);
+  // %cr0's rounding mode (bits 5:4; spec-decisions E32): conversions to float, ADD, MUL, MAD.
+  Rounding rounding() const;
 
   // ---- raw operands ----
   bool rawNull(int f) const { return op(f).null; }
