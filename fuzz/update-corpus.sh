@@ -19,6 +19,7 @@ for f in examples/*.visaasm tests/sim/cases/*.visaasm; do
   "$vk" asm "$f" -o "fuzz/corpus/binary/$(basename "${f%.visaasm}").isa" 2>/dev/null || true
 done
 cp tests/fixtures/igc-isa/*.isa fuzz/corpus/binary/
+cp tests/fixtures/igc-dumps-isa/*.isa fuzz/corpus/binary/  # cut short (spec-decisions B6)
 for f in tests/fixtures/cl-dumps/*/*.cos tests/fixtures/cl-dumps/*/*.progbin; do
   cp "$f" "fuzz/corpus/patch_tokens/$(basename "$(dirname "$f")")_$(basename "$f")"
 done

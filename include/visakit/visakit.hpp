@@ -28,6 +28,10 @@ struct Options {
   // Named warnings ("warning: ... [-Wname]", where Intel's compiler emits what
   // a page forbids) are errors (-Werror).
   bool warningsAsErrors = false;
+  // Binary input: where the same kernel's text is (the .visaasm IGC dumped
+  // beside a .isa), named by the error for an object IGC 1.0.12504 cut short
+  // (spec-decisions B6).
+  std::string textForm;
 };
 
 // Text front end (chapter 8 assembly syntax, in IGC's dialect). Returns

@@ -112,7 +112,10 @@ uint8_t regionField(unsigned code, size_t at, std::string_view which) {
 // A vector operand (igc-dialect.md §2.4), of the classes the field allows.
 // `addressOf`: the field takes an address-of operand, which IGC's writer puts
 // as a general operand (row, element) or a state operand (element in words).
-Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, unsigned grfSize) {
+// `igc12504`: as IGC 1.0.12504's binary emitter writes it (B6), which gives an
+// address-of operand the region of a scalar source (<0;1,0>, 0x0121) where Intel's
+// later writer has none.
+Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, unsigned grfSize, bool igc12504 = false) {
   bool dst = f.access == Access::Write || f.access == Access::ReadWrite;
   size_t at = c.pos();
   uint8_t tag = c.u8(fmt::format("{} operand tag", f.name));
@@ -159,7 +162,9 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
       o.col = c.u8("column offset");
       if (addressOf) {
         size_t rAt = c.pos();
-        if (c.u16("region") != 0) fail(rAt, "an address-of operand has no region");
+        if (uint16_t r = c.u16("region"); r != 0 && !(igc12504 && r == 0x0121))
+          fail(rAt, igc12504 ? "an address-of operand has no region, or <0;1,0> (0x0121) as IGC 1.0.12504 writes it"
+                             : "an address-of operand has no region");
         Type vt = Type::UB;
         uint32_t bytes = 0;
         if (k) k->varInfo(o.id, vt, bytes);
@@ -258,8 +263,52 @@ Operand readVector(Cursor& c, const FieldDesc& f, const Kernel* k, bool& sat, un
   }
 }
 
+// The fewest and most bytes a field can take in the binary (a vector operand:
+// over the classes the field allows, igc-dialect.md §2.4).
+std::pair<size_t, size_t> fieldBytes(const FieldDesc& f) {
+  switch (f.kind) {
+    case FieldKind::SubOp: return {0, 0};
+    case FieldKind::ExecSize:
+    case FieldKind::Surface:
+    case FieldKind::Sampler: return {1, 1};
+    case FieldKind::Pred:
+    case FieldKind::Label: return {2, 2};
+    case FieldKind::Raw: return {6, 6};
+    case FieldKind::Enum:
+    case FieldKind::Int:
+    case FieldKind::Zero:
+    case FieldKind::String: return {f.width, f.width};
+    case FieldKind::Vec: break;
+  }
+  // tag + the class's fields: general 4+1+1+2, address 2+1+1, predicate 2,
+  // indirect 2+1+2+1+2, immediate 1+4 (1+8 for 64 bits), state 1+2+1.
+  static constexpr size_t kMin[] = {9, 5, 3, 9, 0, 6, 5}, kMax[] = {9, 5, 3, 9, 0, 10, 5};
+  uint8_t classes = f.classes;
+  if ((classes & kAO) && !(classes & (kG | kS))) classes |= kG | kS;  // address-of: a general or state form
+  size_t lo = ~size_t{0}, hi = 0;
+  for (unsigned cls = 0; cls <= kClassState; ++cls)
+    if (cls != kClassAddressOf && (classes & (1u << cls))) {
+      lo = std::min(lo, kMin[cls]);
+      hi = std::max(hi, kMax[cls]);
+    }
+  return lo > hi ? std::pair<size_t, size_t>{0, 0} : std::pair{lo, hi};
+}
+
+// What the cut-short model (spec-decisions B6) found of one instruction: the
+// fields IGC 1.0.12504's binary emitter left out, where they would begin and
+// how many bytes they would take.
+struct CutFields {
+  int firstAbsent = 0;  // the row's index of the first field left out
+  int absent = 0;
+  size_t at = 0;
+  size_t minBytes = 0, maxBytes = 0;
+  std::string names;  // "Src0 and Src1"
+};
+
 // One instruction: the opcode (and sub-opcode), then the fields of its table row in binary order.
-void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grfSize) {
+// `cut` set: read it as IGC 1.0.12504's binary emitter wrote it, without its last
+// fields, one for each execution-size or predicate field the row has (B6).
+void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grfSize, CutFields* cut = nullptr) {
   size_t opAt = c.pos();
   uint8_t opc = c.u8("opcode");
   const InstrDesc* d = lookup(opc);
@@ -275,14 +324,28 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
     inst.subOp = d->subOp;
   }
   uint64_t counted = ~uint64_t{0};  // kCounted fields still present (a kCount field sets it)
+  // The cut-short model reads the first `keep` of the fields present: the row's
+  // fields (the kCounted ones as many as the count says) less one for each
+  // execution-size or predicate field. Until the count is read, the fields
+  // before it are measured against the fewest present (a count of 0).
+  int slots = 0, dropped = 0;
+  for (int i = 0; i < d->numFields; ++i) {
+    slots += (d->fields[i].flags & kCounted) != 0;
+    dropped += d->fields[i].kind == FieldKind::ExecSize || d->fields[i].kind == FieldKind::Pred;
+  }
+  uint64_t keep = uint64_t(d->numFields - slots) - std::min(dropped, d->numFields - slots), present = 0, countVal = 0;
+  int firstAbsent = d->numFields;
   for (int i = 0; i < d->numFields; ++i) {
     const FieldDesc& f = d->fields[i];
     Operand& o = inst.f[i];
     size_t at = c.pos();
-    if (f.flags & kCounted) {
-      if (counted == 0) continue;
-      --counted;
+    if ((f.flags & kCounted) && counted == 0) continue;
+    if (cut && present >= keep) {
+      firstAbsent = i;
+      break;
     }
+    if (f.flags & kCounted) --counted;
+    ++present;
     switch (f.kind) {
       case FieldKind::ExecSize: {  // chapter 3: bits 0-3 size code 0-5, bits 4-7 mask control
         uint8_t b = c.u8("execution size");
@@ -320,7 +383,10 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
           fail(at, fmt::format("{} value {} has no meaning ({} page)", f.name, v, d->page));
         o.kind = Operand::Kind::Int;
         o.value = v;
-        if (f.flags & kCount) counted = v;
+        if (f.flags & kCount) {
+          counted = countVal = v;
+          keep += v;
+        }
         break;
       }
       case FieldKind::String:  // a string-pool index (readObject gives it its Kernel::strings entry)
@@ -360,18 +426,35 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
       }
       case FieldKind::Vec: {
         bool sat = false;
-        o = readVector(c, f, k, sat, grfSize);
+        o = readVector(c, f, k, sat, grfSize, cut != nullptr);
         if (sat) inst.sat = true;
         break;
       }
     }
   }
-  if (counted != ~uint64_t{0} && counted > 0) {
-    int slots = 0;
-    for (int i = 0; i < d->numFields; ++i) slots += (d->fields[i].flags & kCounted) != 0;
-    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C10)", d->mnemonic, slots + counted,
-                           slots));
+  if (countVal > uint64_t(slots))
+    fail(opAt, fmt::format("{} with {} labels: visakit holds at most {} (spec-decisions C10)", d->mnemonic, countVal, slots));
+  if (!cut) return;
+  // The absent fields: from firstAbsent on, those present by the count.
+  *cut = CutFields{};
+  cut->firstAbsent = firstAbsent;
+  cut->at = c.pos();
+  std::vector<const char*> names;
+  uint64_t left = counted == ~uint64_t{0} ? 0 : counted;
+  for (int i = firstAbsent; i < d->numFields; ++i) {
+    const FieldDesc& f = d->fields[i];
+    if (f.flags & kCounted) {
+      if (left == 0) continue;
+      --left;
+    }
+    auto [lo, hi] = fieldBytes(f);
+    ++cut->absent;
+    cut->minBytes += lo;
+    cut->maxBytes += hi;
+    names.push_back(f.name);
   }
+  for (size_t i = 0; i < names.size(); ++i)
+    cut->names += fmt::format("{}{}", i == 0 ? "" : i + 1 == names.size() ? " and " : ", ", names[i]);
 }
 
 // ---- kernel and function objects ----
@@ -381,7 +464,8 @@ struct Ctx {
   Limits limits;
   unsigned grfSize = 32;
   unsigned ver = 0;
-  std::string where;  // for diagnostics
+  std::string where;     // for diagnostics
+  std::string textForm;  // Options::textForm
 };
 
 struct Pool {
@@ -470,6 +554,68 @@ std::vector<SimpleVar> readSimpleVars(Cursor& c, const Pool& pool, uint64_t coun
     r.push_back(std::move(v));
   }
   return r;
+}
+
+// The cut-short hypothesis (spec-decisions B6). IGC 1.0.12504's binary emitter
+// writes each instruction without its last fields, one for each execution-size
+// or predicate field its row has (RET: the opcode alone), back to back, while
+// the object declares the instruction size of the complete instructions; the
+// rest of the section is memory it never wrote. The stream explains so if, read
+// that way from its start, its instructions decode (every id naming a
+// declaration, no label placed twice) through at least one cut instruction to
+// a RET or FRET whose complete instructions can take the declared size (each
+// absent field at least and at most the bytes its row allows). Nothing after
+// that instruction is read: it is the unwritten tail.
+struct CutShort {
+  size_t index = 0;  // the first instruction with absent fields
+  const InstrDesc* row = nullptr;
+  CutFields fields;
+  size_t explained = 0;  // instructions through the RET or FRET that ends the explanation
+};
+
+std::optional<CutShort> explainCutShort(const Ctx& ctx, const Kernel& k, const Pool& pool, size_t begin, size_t end,
+                                        uint32_t codeSize) {
+  if (ctx.ver != version(4, 1)) return std::nullopt;  // that emitter writes 4.1 objects (B6)
+  Cursor c(ctx.file, begin, end, "the instruction stream ends");
+  std::optional<CutShort> first;
+  std::vector<bool> placed(k.labels.size());
+  uint64_t lo = 0, hi = 0;  // the complete instructions' size so far, at least and at most
+  try {
+    for (size_t n = 0; c.left() > 0 && n < ctx.limits.maxInstructions; ++n) {
+      size_t iAt = c.pos();
+      Instruction inst;
+      CutFields cut;
+      readInstruction(c, inst, &k, ctx.grfSize, &cut);
+      const InstrDesc* d = rowOf(inst);
+      if (!d) return std::nullopt;
+      for (int i = 0; i < cut.firstAbsent; ++i)
+        if (d->fields[i].kind == FieldKind::String) pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, "string");
+      if (inst.op == Opcode::LABEL && cut.firstAbsent > 0) {
+        if (placed[inst.f[0].id]) return std::nullopt;
+        placed[inst.f[0].id] = true;
+      }
+      lo += c.pos() - iAt + cut.minBytes;
+      hi += c.pos() - iAt + cut.maxBytes;
+      if (cut.absent > 0 && !first) first = CutShort{n, d, cut, 0};
+      if (lo > codeSize) return std::nullopt;
+      if (first && (inst.op == Opcode::RET || inst.op == Opcode::FRET) && codeSize <= hi) {
+        first->explained = n + 1;
+        return first;
+      }
+    }
+  } catch (const DecodeError&) {
+  }
+  return std::nullopt;
+}
+
+[[noreturn]] void failCutShort(Ctx& ctx, const std::string& kernelWhere, const CutShort& cs) {
+  ctx.where = fmt::format("{}, instruction #{}", kernelWhere, cs.index);
+  int n = cs.fields.absent;
+  fail(cs.fields.at,
+       fmt::format("the instruction stream is cut short: instruction #{} ({}) lacks its last {}, {} (IGC 1.0.12504's binary "
+                   "emitter drops them); read the kernel from its .visaasm{}",
+                   cs.index, cs.row->mnemonic, n == 1 ? "operand" : fmt::format("{} operands", n), cs.fields.names,
+                   ctx.textForm.empty() ? std::string(" (the text IGC dumped beside the .isa)") : ": " + ctx.textForm));
 }
 
 // kernel_data / function_data (chapter 4), inside [start, start + size).
@@ -606,31 +752,56 @@ void readObject(Ctx& ctx, Kernel& k, size_t start, size_t size, size_t inputOffs
     fail(sizeAt, fmt::format("instruction size {} does not match the {} bytes between the entry and the end of the object",
                              codeSize, size - dataEnd));
 
-  Cursor ic(ctx.file, start + entry, start + size, "the instruction stream ends");
+  size_t codeBegin = start + entry, codeEnd = start + size;
   std::string kernelWhere = ctx.where;
-  std::vector<bool> placed(k.labels.size());
-  while (ic.left() > 0) {
-    ctx.where = fmt::format("{}, instruction #{}", kernelWhere, k.code.size());
-    size_t iAt = ic.pos();
-    if (k.code.size() >= ctx.limits.maxInstructions)
-      fail(iAt, fmt::format("more than {} instructions in '{}' (--max-instructions)", ctx.limits.maxInstructions, k.name));
-    Instruction inst;
-    readInstruction(ic, inst, &k, ctx.grfSize);
-    if (const InstrDesc* d = rowOf(inst))  // String fields: the pool's string, as the kernel's own
-      for (int i = 0; i < d->numFields; ++i)
-        if (d->fields[i].kind == FieldKind::String) {
-          std::string_view s =
-              pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, fmt::format("{} {}", d->mnemonic, d->fields[i].name));
-          inst.f[i].value = k.strings.size();
-          k.strings.emplace_back(s);
-        }
-    if (inst.op == Opcode::LABEL) {
-      uint32_t id = inst.f[0].id;
-      if (placed[id]) fail(iAt, fmt::format("label '{}' is placed twice", k.labels[id].name));
-      placed[id] = true;
-      k.labels[id].defined = true;
+  try {
+    Cursor ic(ctx.file, codeBegin, codeEnd, "the instruction stream ends");
+    std::vector<bool> placed(k.labels.size());
+    while (ic.left() > 0) {
+      ctx.where = fmt::format("{}, instruction #{}", kernelWhere, k.code.size());
+      size_t iAt = ic.pos();
+      if (k.code.size() >= ctx.limits.maxInstructions)
+        fail(iAt, fmt::format("more than {} instructions in '{}' (--max-instructions)", ctx.limits.maxInstructions, k.name));
+      Instruction inst;
+      readInstruction(ic, inst, &k, ctx.grfSize);
+      if (const InstrDesc* d = rowOf(inst))  // String fields: the pool's string, as the kernel's own
+        for (int i = 0; i < d->numFields; ++i)
+          if (d->fields[i].kind == FieldKind::String) {
+            std::string_view s =
+                pool.at(static_cast<uint32_t>(inst.f[i].value), iAt, fmt::format("{} {}", d->mnemonic, d->fields[i].name));
+            inst.f[i].value = k.strings.size();
+            k.strings.emplace_back(s);
+          }
+      if (inst.op == Opcode::LABEL) {
+        uint32_t id = inst.f[0].id;
+        if (placed[id]) fail(iAt, fmt::format("label '{}' is placed twice", k.labels[id].name));
+        placed[id] = true;
+        k.labels[id].defined = true;
+      }
+      k.code.push_back(inst);
     }
-    k.code.push_back(inst);
+  } catch (const DecodeError&) {
+    // A stream that does not decode may be one IGC 1.0.12504 cut short (B6):
+    // then that, not the first byte read wrongly, is the error.
+    if (auto cs = explainCutShort(ctx, k, pool, codeBegin, codeEnd, codeSize)) failCutShort(ctx, kernelWhere, *cs);
+    throw;
+  }
+  // One that decodes may be explained as cut short too: a cut stream whose
+  // unwritten tail happens to decode, or a complete one the model reads by
+  // chance. Where the explanation has a cut instruction before its last, the
+  // two readings part (what one reads as that instruction's fields the other
+  // reads as the next instruction); the decoded kernel decides: one the
+  // verifier rejects is taken as cut short, a valid one as it reads (B6).
+  if (auto cs = explainCutShort(ctx, k, pool, codeBegin, codeEnd, codeSize); cs && cs->index + 1 < cs->explained) {
+    Module alone;
+    alone.grfSize = ctx.grfSize;
+    alone.major = static_cast<uint8_t>(ctx.ver >> 8);
+    alone.minor = static_cast<uint8_t>(ctx.ver & 0xff);
+    alone.kernels.push_back(k);
+    Diagnostics quiet;
+    Options vopts;
+    vopts.grfSize = ctx.grfSize == 64 ? 64 : 32;
+    if (!verify(alone, quiet, vopts)) failCutShort(ctx, kernelWhere, *cs);
   }
   ctx.where = kernelWhere;
 }
@@ -669,6 +840,7 @@ std::optional<Module> readBinary(std::string_view bytes, Diagnostics& diags, con
   ctx.file = bytes;
   ctx.limits = opts.limits;
   ctx.grfSize = opts.grfSize;
+  ctx.textForm = opts.textForm;
   if (bytes.size() > opts.limits.maxFileBytes) {
     diags.error({}, fmt::format("input is {} bytes, over the limit of {} (--max-file-size)", bytes.size(), opts.limits.maxFileBytes));
     return std::nullopt;

@@ -156,6 +156,10 @@ std::optional<Loaded> loadAndVerify(const std::string& path, const Options& give
   Diagnostics diags;
   std::optional<Module> m;
   if (looksBinary(data)) {
+    // An IGC dump's X.isa has X.visaasm beside it, the form to read when the object is cut short (B6).
+    std::filesystem::path text(path);
+    text.replace_extension(".visaasm");
+    if (text != std::filesystem::path(path) && std::filesystem::is_regular_file(text, ec)) opts.textForm = text.string();
     m = readBinary(data, diags, opts);
   } else {
     l.source = std::move(data);
