@@ -58,6 +58,8 @@ int runCl(const cl::Request& rq, bool json) {
     j["simd"] = r.simd;
     j["local_size"] = r.local;
     j["instructions"] = r.stats.instructions;
+    j["tier"] = r.stats.tier;
+    j["via_semantics"] = r.stats.viaSemantics;
     j["findings"] = nlohmann::json::array();
     for (const cl::ClFinding& f : r.findings) {
       nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},
