@@ -162,6 +162,13 @@ struct Stats {
   uint64_t instructions = 0;  // instructions issued, all threads
   uint64_t lanes = 0;         // enabled channels of the issued instructions
   std::vector<SpaceStats> spaces;
+  // The tier that ran the launch: "fast", or "reference" (LaunchConfig::reference,
+  // or a kernel the fast tier hands over: one that calls functions (FCALL / IFCALL)
+  // or names one (FADDR), or has an instruction the simulator does not support).
+  std::string tier;
+  // Fast tier: instructions issued (of `instructions`) that had no fast form
+  // and ran through their semantics (the reference tier's), one at a time.
+  uint64_t viaSemantics = 0;
 };
 
 struct ThreadCoord {

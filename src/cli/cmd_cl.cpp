@@ -78,6 +78,8 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     j["local_size"] = r.local;
     j["instructions"] = r.stats.instructions;
     j["visa_warnings"] = r.warningCount;
+    j["tier"] = r.stats.tier;
+    j["via_semantics"] = r.stats.viaSemantics;
     j["findings"] = nlohmann::json::array();
     for (const cl::ClFinding& f : r.findings) {
       nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},

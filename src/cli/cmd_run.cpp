@@ -231,6 +231,8 @@ int runCommand(const RunArgs& a) {
     j["threads"] = r.stats.threads;
     j["instructions"] = r.stats.instructions;
     j["lanes"] = r.stats.lanes;
+    j["tier"] = r.stats.tier;
+    j["via_semantics"] = r.stats.viaSemantics;
     j["spaces"] = nlohmann::json::array();
     for (const auto& s : r.stats.spaces)
       j["spaces"].push_back({{"name", s.name}, {"bytes_read", s.bytesRead}, {"bytes_written", s.bytesWritten}});
@@ -251,7 +253,11 @@ int runCommand(const RunArgs& a) {
     }
     std::cout << j.dump(2) << "\n";
   } else if (a.stats) {
-    std::cout << fmt::format("threads: {}\ninstructions: {}\nlanes: {}\n", r.stats.threads, r.stats.instructions, r.stats.lanes);
+    std::cout << fmt::format("threads: {}\ninstructions: {}\nlanes: {}\ntier: {}", r.stats.threads, r.stats.instructions,
+                             r.stats.lanes, r.stats.tier);
+    if (r.stats.tier == "fast" && r.stats.viaSemantics)
+      std::cout << fmt::format(" ({} of the instructions without a fast form, through their semantics)", r.stats.viaSemantics);
+    std::cout << "\n";
     for (const auto& s : r.stats.spaces)
       std::cout << fmt::format("{}: {} bytes read, {} bytes written\n", s.name, s.bytesRead, s.bytesWritten);
   }

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <thread>
 
 #include <fmt/format.h>
@@ -164,6 +165,41 @@ ThreadCoord coordOf(const Launch& l, uint64_t t) {
   return c;
 }
 
+std::vector<ByteRange> PayloadLayout::written() const {
+  std::vector<ByteRange> r;
+  for (const PayloadCopy& c : copies) r.push_back({c.to, c.to + c.bytes});
+  if (sr0.bytes) r.push_back({sr0.to, sr0.to + sr0.bytes});
+  return r;
+}
+
+PayloadLayout payloadLayout(const Kernel& k, const Layout& p, unsigned grfSize) {
+  PayloadLayout pl;
+  pl.grfBytes = grfSize;
+  for (const Input& in : k.inputs) pl.grfBytes = std::max<size_t>(pl.grfBytes, size_t(std::max<int>(0, in.offset)) + in.size);
+  auto add = [&](uint32_t var, uint32_t from, size_t n) {
+    if (var >= p.vars.size()) return;
+    const VarSlot& s = p.vars[var];
+    if (s.present && n) pl.copies.push_back({from, s.offset, static_cast<uint32_t>(std::min<size_t>(n, s.bytes))});
+  };
+  add(kVarR0, 0, grfSize);
+  for (const Input& in : k.inputs)
+    if (in.cls == Input::Class::General && in.offset >= 0) add(in.id, static_cast<uint32_t>(in.offset), in.size);
+  if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present)
+    pl.sr0 = {0, p.vars[kVarSr0].offset, std::min<uint32_t>(16, p.vars[kVarSr0].bytes)};
+  return pl;
+}
+
+uint32_t loadPayload(const PayloadSource& ps, const PayloadLayout& pl, const ThreadCoord& tc, uint32_t slot,
+                     std::vector<uint8_t>& grf, uint8_t* regs) {
+  grf.assign(pl.grfBytes, 0);
+  uint32_t mask = 0;
+  ps.threadStart({tc.gx, tc.gy, tc.gz}, tc.x, slot, grf, mask);
+  for (const PayloadCopy& c : pl.copies) std::memcpy(regs + c.to, grf.data() + c.from, c.bytes);
+  if (pl.sr0.bytes)
+    if (auto sr0 = ps.stateRegister(slot)) std::memcpy(regs + pl.sr0.to, sr0->data(), pl.sr0.bytes);
+  return mask;
+}
+
 bool Launch::writes(uint32_t id) const {
   // An allocation may be written by any store (through the binding table or an address).
   return id >= numSurf || (id < use.writesSurface.size() && use.writesSurface[id]);
@@ -262,6 +298,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   l.simd = simd;
   l.dispatchMask = simd >= 32 ? 0xffffffffu : (1u << simd) - 1;
   l.layout = layoutVars(k, cfg.grfSize);
+  if (cfg.payload) l.payload = payloadLayout(k, l.layout, cfg.grfSize);
   l.use = kernelUse(k);
   for (const Kernel* f : reachableFunctions(k, cfg.functions)) {  // a callee's memory is the kernel's (C2)
     KernelUse fu = kernelUse(*f);

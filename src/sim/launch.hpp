@@ -50,6 +50,26 @@ KernelUse kernelUse(const Kernel& k);
 // The functions `k` may call: the ones its FCALL and FADDR instructions name, and theirs (ref/functions.cpp).
 std::vector<const Kernel*> reachableFunctions(const Kernel& k, const std::vector<const Kernel*>& functions);
 
+// An explicit launch's thread start (LaunchConfig::payload; chapter 3 "Thread
+// Payload"): %r0 holds payload bytes [0, GRF), each general input its bytes
+// [offset, offset + size), %sr0 the concurrency slot's state; the same for
+// both tiers.
+struct PayloadCopy {
+  uint32_t from = 0, to = 0, bytes = 0;  // payload offset, register offset, bytes
+};
+struct PayloadLayout {
+  size_t grfBytes = 0;              // the payload buffer the source fills (its highest input's end)
+  std::vector<PayloadCopy> copies;  // %r0, then each general input the layout has
+  PayloadCopy sr0;                  // bytes 0: the kernel names no %sr0
+  // The register bytes a thread's payload writes (copies and %sr0).
+  std::vector<ByteRange> written() const;
+};
+PayloadLayout payloadLayout(const Kernel& k, const Layout& p, unsigned grfSize);
+// Writes the payload of the thread at `tc` running in concurrency slot `slot`
+// into `regs` (laid out per `pl`); `grf` is scratch. Returns its dispatch mask.
+uint32_t loadPayload(const PayloadSource& ps, const PayloadLayout& pl, const ThreadCoord& tc, uint32_t slot,
+                     std::vector<uint8_t>& grf, uint8_t* regs);
+
 // A general-variable input's value (--arg) at its register offset.
 struct InputImage {
   uint32_t offset;
@@ -68,6 +88,7 @@ struct Launch {
   Layout layout;
   KernelUse use;
   std::vector<InputImage> inputs;
+  PayloadLayout payload;  // an explicit launch's (cfg->payload)
   // The register bytes every thread starts with: zero (E29) but for the inputs; whole 16-byte blocks.
   std::vector<uint8_t> regImage;
   uint32_t numSurf = 0;        // surface ids 0 .. numSurf-1; allocations (SurfaceBinding::allocation) follow

@@ -10,6 +10,15 @@
 
 namespace visakit::sim {
 
+// Predefined variables both tiers set at a thread's start (chapter 3 "Thread Payload").
+constexpr unsigned kVarR0 = 7, kVarSr0 = 13;
+
+// Bytes [lo, hi) of the register file.
+struct ByteRange {
+  uint32_t lo = 0, hi = 0;
+  bool meets(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
+};
+
 // Bytes past the last variable, so a 32-lane dword operand can be loaded whole.
 constexpr uint32_t kRegPad = 256;
 

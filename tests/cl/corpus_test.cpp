@@ -1,7 +1,9 @@
 // The OpenCL C corpus (tests/cl/*.cl, README.md there): every case runs under
 // `visakit cl` on the dumps Intel's compiler made for each of its devices
-// (the cl_dumps fixture, scripts/cl-dumps.sh), in the fast and the reference
-// tier, and every --out buffer must equal the same kernel's output on pocl
+// (the cl_dumps fixture, scripts/cl-dumps.sh), in the fast tier (its JSON
+// summary's "tier" says it ran there), the reference tier and the fast tier
+// under --check, whose outputs must be the same bytes and raise no finding;
+// and every --out buffer must equal the same kernel's output on pocl
 // (Debian's CPU OpenCL, through the runner) byte for byte, or the case's
 // Python model's; a case with EXPECT-TOLERANCE compares f32 within N ulp.
 // Expected bytes never come from visakit.
@@ -280,7 +282,8 @@ TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
   std::vector<std::string> stems = {c.stem};
   if (c.also4gb) stems.push_back(c.stem + "-4gb");
   for (const std::string& dev : devicesToRun(c))
-    for (const std::string& stem : stems)
+    for (const std::string& stem : stems) {
+      std::vector<std::string> fastOutputs;  // the fast tier's, which the other runs' must equal byte for byte
       for (int variant = 0; variant < 3; ++variant) {
         // The fast tier, the reference tier, and the fast tier under --check (a clean kernel has no finding).
         const bool reference = variant == 1, check = variant == 2;
@@ -295,15 +298,26 @@ TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
           cmd += fmt::format(" --out {}={}", c.outs[o], quote((tmp / fmt::format("out{}.bin", o)).string()));
         if (reference) cmd += " --reference";
         if (check) cmd += " --check";
+        cmd += " --json";  // (which tier ran: "tier")
         for (size_t o = 0; o < c.outs.size(); ++o) fs::remove(tmp / fmt::format("out{}.bin", o));
         vtest::CliResult r = vtest::runCli(cmd);
         EXPECT_EQ(r.exit, 0) << what << "\n" << cmd << "\n" << r.output.substr(0, 4000);
+        // Every kernel of the corpus runs in the fast tier unless --reference asks for the other.
+        const std::string tier = reference ? "reference" : "fast";
+        EXPECT_NE(r.output.find("\"tier\": \"" + tier + "\""), std::string::npos) << what << ": not run in the " << tier << " tier\n"
+                                                                               << r.output.substr(0, 4000);
         if (r.exit != 0) continue;
         for (size_t o = 0; o < c.outs.size(); ++o) {
           std::string g = vtest::readAll(tmp / fmt::format("out{}.bin", o));
           compare(c, std::vector<uint8_t>(g.begin(), g.end()), want[o], fmt::format("{}: argument {}", what, c.outs[o]));
+          if (variant == 0) {
+            fastOutputs.push_back(g);
+          } else if (o < fastOutputs.size()) {
+            EXPECT_TRUE(g == fastOutputs[o]) << what << ": argument " << c.outs[o] << " differs from the fast tier's";
+          }
         }
       }
+    }
   fs::remove_all(tmp);
 }
 

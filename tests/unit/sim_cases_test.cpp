@@ -26,6 +26,10 @@ struct Case {
   std::vector<uint8_t> urb;
   int exit = 0;
   std::vector<std::string> stderrHas;
+  // expect-tier: the tier the run as written reports (`--stats`): "fast" (every
+  // instruction in a fast form), "fast+semantics" (the fast tier, some
+  // instructions through their semantics), "reference" (handed over).
+  std::string tier;
 };
 
 std::string trim(std::string s) {
@@ -115,6 +119,11 @@ Case parseCase(const fs::path& file) {
       c.urb = parseBytes(val);
     } else if (key == "expect-exit") c.exit = static_cast<int>(parseUnsigned(val, 10));
     else if (key == "expect-stderr") c.stderrHas.push_back(val);
+    else if (key == "expect-tier") {
+      if (val != "fast" && val != "fast+semantics" && val != "reference")
+        throw std::runtime_error("expect-tier is fast, fast+semantics or reference in " + file.string());
+      c.tier = val;
+    }
     else if (key.rfind("surface ", 0) == 0) c.surfaces.emplace_back(trim(key.substr(8)), parseBytes(val));
     else if (key.rfind("expect ", 0) == 0) c.expects.emplace_back(trim(key.substr(7)), parseBytes(val));
     else throw std::runtime_error("unknown key '" + key + "' in " + file.string());
@@ -201,6 +210,8 @@ void runCase(const Param& p, Variant v) {
   for (size_t i = 0; i < c.expects.size(); ++i)
     cmd += " --out " + quote(c.expects[i].first + "=" + (tmp / ("out" + std::to_string(i) + ".bin")).string());
   if (c.expectUrb) cmd += " --dump-urb " + quote((tmp / "urb.bin").string());
+  const bool tier = v == Variant::AsWritten && !c.tier.empty();
+  if (tier) cmd += " --stats";
   cmd += " >" + quote((tmp / "stdout.txt").string()) + " 2>" + quote((tmp / "stderr.txt").string());
   int st = std::system(cmd.c_str());
   int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
@@ -210,6 +221,11 @@ void runCase(const Param& p, Variant v) {
   EXPECT_EQ(rc, wantRc) << cmd << "\n" << err;
   if (v == Variant::AsWritten || v == Variant::Reference) {
     for (const auto& s : c.stderrHas) EXPECT_NE(err.find(s), std::string::npos) << "stderr lacks '" << s << "':\n" << err;
+  }
+  if (tier) {
+    const std::string out = readAll(tmp / "stdout.txt");
+    const std::string want = c.tier == "fast" ? "\ntier: fast\n" : c.tier == "reference" ? "\ntier: reference\n" : "\ntier: fast (";
+    EXPECT_NE(out.find(want), std::string::npos) << "expected the " << c.tier << " tier:\n" << out;
   }
   if (rc == wantRc) {
     for (size_t i = 0; i < c.expects.size(); ++i) {

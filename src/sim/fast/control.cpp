@@ -1,4 +1,4 @@
-// LABEL, JMP, GOTO, RET (their pages; chapter 3 "Branch Instructions").
+// LABEL, SUBROUTINE, JMP, GOTO, RET (their pages; chapter 3 "Branch Instructions").
 #include "sim/fast/control.hpp"
 
 namespace visakit::sim {
@@ -7,7 +7,7 @@ namespace {
 
 uint32_t endOf(const Ctx& c) { return c.prog->codeEnd; }
 
-// LABEL page: marks a block start; rejoining happens in advance().
+// LABEL, SUBROUTINE pages: mark a block (a subroutine) start; rejoining happens in advance().
 void execLabel(Ctx&, const DInst&) {}
 
 // JMP page: "Jump to the basic block at <label>" for all running lanes.
@@ -58,7 +58,8 @@ void execRet(Ctx& c, const DInst& d) {
 void decodeControl(const Program&, const Instruction& inst, const std::vector<uint32_t>& labelPos, DInst& d) {
   auto target = [&](uint32_t id) { return id < labelPos.size() ? labelPos[id] : kNoPc - 1; };
   switch (inst.op) {
-    case Opcode::LABEL: d.fn = execLabel; return;
+    case Opcode::LABEL:
+    case Opcode::SUBROUTINE: d.fn = execLabel; return;
     case Opcode::JMP:
       d.fn = execJmp;
       d.control = true;

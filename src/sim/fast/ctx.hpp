@@ -17,29 +17,24 @@
 #include "sim/memory.hpp"
 #include "sim/observe.hpp"
 #include "sim/fast/program.hpp"
+#include "sim/sem/sem.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::sim {
 
 // Chapter 3 "Branch Instructions" modelled with one program counter per lane:
 // the lanes at the smallest PC run (EM = those lanes); the others wait.
-struct ThreadState {
-  LineVector<uint8_t> regs;
-  LineVector<uint32_t> preds;  // bit n of predicate id p = element n
-  uint32_t pc = 0;
-  uint32_t em = 0;        // live lanes at pc
-  uint32_t waiting = 0;   // live lanes parked at lanePc
-  uint32_t waitMin = kNoPc;
-  std::array<uint32_t, 32> lanePc{};
-  bool done = false;
-  // Interleaving (dispatch.cpp): the linear thread id, instructions so far, and
-  // whether the instruction at pc was deferred once already.
-  uint32_t tid = 0;
-  uint64_t steps = 0;
+// It is the reference tier's thread state (sem/sem.hpp RefThread: registers,
+// predicates, pc, em, waiting lanes, done, tid, steps, and what only the
+// semantics of an instruction without a fast form use: address registers,
+// subroutine frames, surface state, barrier, error), so that such an
+// instruction runs here through its semantics (execRef, program.cpp).
+struct ThreadState : RefThread {
+  // Interleaving (dispatch.cpp): whether the instruction at pc was deferred once already.
   bool resumed = false;
   const DInst* deferredBy = nullptr;  // the last instruction that yielded (its ahead list is prefetched)
 
-  // A thread switch (interleaving): every member above, one by one, without
+  // A thread switch (interleaving): every member, one by one, without
   // the temporary and the moved-from vectors of std::swap.
   void swap(ThreadState& o) noexcept {
     regs.swap(o.regs);
@@ -50,10 +45,15 @@ struct ThreadState {
     std::swap(waitMin, o.waitMin);
     if (waiting | o.waiting) lanePc.swap(o.lanePc);  // (only waiting lanes' entries are read, pickNext)
     std::swap(done, o.done);
+    std::swap(atBarrier, o.atBarrier);
     std::swap(tid, o.tid);
     std::swap(steps, o.steps);
     std::swap(resumed, o.resumed);
     std::swap(deferredBy, o.deferredBy);
+    addrs.swap(o.addrs);
+    calls.swap(o.calls);
+    error.swap(o.error);
+    surfState.swap(o.surfState);
   }
 };
 
@@ -63,6 +63,14 @@ struct Ctx : Observed {
   std::vector<Space> spaces;  // by surface id; id 0 (SLM) is this host thread's
   Space urb;
   uint64_t steps = 0;
+  // The semantics' view of this host thread's memory (execRef): spaces, URB,
+  // statistics, the launch's binding table and stateless address space.
+  RefMemory mem;
+  Space noSpace;  // unbound: what an address in no allocation reaches
+  // The first error of an instruction run through its semantics (execRef):
+  // the run fails with it once the thread stops (dispatch.cpp).
+  std::string failure;
+  uint32_t failedTid = 0;
 
   // scratch lane arrays of the ALU pipeline
   std::array<i128, 32> ia{}, ib{}, ir{};
@@ -70,6 +78,7 @@ struct Ctx : Observed {
 
   // statistics
   uint64_t instructions = 0, lanes = 0;
+  uint64_t viaRef = 0;  // instructions run through their semantics (insn_ref.cpp)
   LineVector<std::array<uint64_t, 2>> spaceBytes;  // by Space::statIndex: read, written
 
   // Latency hiding: when canDefer, a memory instruction with scattered
@@ -212,12 +221,20 @@ void setMemoryHandlers(DInst& d) {
 // the caller's tight loop does the accesses and the statistics are counted once.
 // GATHER/SCATTER(4)_SCALED: address of each lane = global offset + element
 // offset, mod 2^32 (E4); all read before any destination is written.
+// GATHER4/SCATTER4_SCALED of one channel, R: the dword at address/4 (E5), the
+// address with its low two bits cleared (DInst::addrMask).
+template <unsigned N>
+[[gnu::always_inline]] inline void maskAddresses(const DInst& d, uint32_t* addr) {
+  if (d.addrMask != 0xffffffffu) [[unlikely]]
+    for (unsigned i = 0; i < N; ++i) addr[i] &= d.addrMask;
+}
 template <unsigned N>
 inline void laneAddresses(const Ctx& c, const DInst& d, uint32_t* addr) {
   const uint32_t g = scalarUD(c, d.goff);
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   addScalar<N>(addr, off, g);
+  maskAddresses<N>(d, addr);
 }
 
 // Lanes 0..N-1 address addr[0] + step * i (mod 2^32).
@@ -475,7 +492,7 @@ template <unsigned N>
 inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
   if (d.offRun && d.numBlocks == 4 && en == execMaskBits(N)) {  // consecutive dwords known at decode
     Space& s = c.spaces[d.surface];
-    const uint64_t at = static_cast<uint32_t>(scalarUD(c, d.goff) + d.offBase);
+    const uint64_t at = static_cast<uint32_t>(scalarUD(c, d.goff) + d.offBase) & d.addrMask;
     if (runFast(s, at, 4 * N, 1)) {
       if (!write && !s.shadow) return;  // nothing to report (observeLanes)
       c.beginAccesses(d, d.surface, &s);
@@ -506,17 +523,18 @@ template <unsigned N>
 [[gnu::always_inline]] inline Dwords dwordLanes(const Ctx& c, const DInst& d, const Space& s, uint32_t* addr) {
   if (d.numBlocks != 4) return Dwords::No;
   if (d.offRun) {  // consecutive offsets known at decode (planStaticOffsets)
-    addr[0] = scalarUD(c, d.goff) + d.offBase;
+    addr[0] = (scalarUD(c, d.goff) + d.offBase) & d.addrMask;
     return runFast(s, addr[0], 4 * N, 4) ? Dwords::Run : Dwords::No;
   }
   uint32_t off[N];
   copyFixed<sizeof off>(off, c.t.regs.data() + d.raw[0]);
   const uint32_t g = scalarUD(c, d.goff);  // address = g + offset, mod 2^32 (E4)
   if (contiguous<N>(off, 4)) {
-    addr[0] = g + off[0];
+    addr[0] = (g + off[0]) & d.addrMask;  // (consecutive dwords stay so, masked)
     return runFast(s, addr[0], 4 * N, 4) ? Dwords::Run : Dwords::No;
   }
   addScalar<N>(addr, off, g);
+  maskAddresses<N>(d, addr);
   if (s.dram) return Dwords::Dram;
   return dwordLanesFit<N>(s, addr) ? Dwords::Lanes : Dwords::No;
 }

@@ -18,6 +18,7 @@
 
 #include "sim/check.hpp"
 #include "sim/fast/control.hpp"
+#include "sim/fast/plan/effects.hpp"
 #include "sim/fast/plan/plan.hpp"
 #include "sim/launch.hpp"
 #include "sim/pool.hpp"
@@ -43,8 +44,17 @@ struct Shared {
   const Kernel* k = nullptr;
   const Program* prog = nullptr;
   const LaunchConfig* cfg = nullptr;
+  const Launch* l = nullptr;
   Dims dims;
   uint32_t dispatchMask = 0;
+  // An explicit launch (LaunchConfig::payload): each thread's start takes its
+  // payload (launch.hpp loadPayload). Host thread j's threads run in
+  // concurrency slots j * slotsPer .. j * slotsPer + slotsPer - 1 (the threads
+  // of a group, as in the reference tier; the threads in flight otherwise).
+  const PayloadSource* payload = nullptr;
+  uint32_t slotsPer = 1;
+  bool barriers = false;  // a group's threads run together and meet at barriers (runGroup)
+  bool interleave = false;  // up to kInterleave threads in flight per host thread (no SLM, no --check, a DRAM surface)
   // The register bytes every thread starts with: zero (E29) but for the inputs
   // and the folded start; whole 16-byte blocks.
   std::vector<uint8_t> regImage;
@@ -103,6 +113,8 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
   unsigned index = 0;  // host thread j of the launch
   Buffer slm;
   RaceShadow slmShadow;
+  std::vector<uint8_t> grf;          // an explicit launch's payload, per thread (loadPayload)
+  std::vector<ThreadState> group;    // the states of a group's threads (runGroup)
 };
 
 // A host thread's context for the launch: its thread state, the bound spaces,
@@ -114,12 +126,27 @@ void startCtx(Ctx& c, const Shared& sh) {
   c.spaces = sh.spaces;
   c.urb = sh.urb;
   c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
+  // (the semantics' view of it, for the instructions run through them: insn_ref.cpp)
+  c.mem.spaces = &c.spaces;
+  c.mem.urb = &c.urb;
+  c.mem.spaceBytes = &c.spaceBytes;
+  c.mem.bindingTable = &sh.l->bindingTable;
+  c.mem.flat = &sh.l->flat;
+  c.mem.noSpace = &c.noSpace;
+}
+
+// The first failure of ctx c's thread (an instruction run through its
+// semantics, insn_ref.cpp) fails the launch.
+inline void takeFailure(Shared& sh, Ctx& c) {
+  if (c.failure.empty()) [[likely]] return;
+  sh.fail(std::move(c.failure));
+  c.failure.clear();
 }
 
 // The coordinates of the next linear thread (x fastest, then y, then the group
 // ids x, y, z), as threadCoord() would give them.
 void stepCoord(const Shared& sh, ThreadCoord& t) {
-  const auto& g = sh.cfg->groups;
+  const auto& g = sh.l->groupGrid;
   if (++t.x < sh.dims.tx) return;
   t.x = 0;
   if (++t.y < sh.dims.ty) return;
@@ -131,8 +158,9 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   ++t.gz;
 }
 
-// Starts simulated thread `tid` in the current state c.t.
-[[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, Ctx& c, uint32_t tid) {
+// Starts simulated thread `tid` in the current state c.t (in concurrency slot
+// `slot` of an explicit launch).
+[[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, Ctx& c, uint32_t tid, uint32_t slot = 0) {
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
   // Every variable starts at zero (E29; the padding past them is never written),
@@ -153,23 +181,43 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   // Coordinates: one step from the previous thread's when they follow each other.
   ThreadCoord& tc = w.coord;
   if (w.lastTid != kNoPc && tid == w.lastTid + 1) stepCoord(sh, tc);
-  else tc = threadCoord(*sh.cfg, tid);
+  else tc = coordOf(*sh.l, tid);
   w.lastTid = tid;
   // Chapter 3 "Thread Organization": the thread's ids in the predefined variables
   // (those an instruction reads), then the values of the start computed from them.
   const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
                                        tc.gz};  // (in kThreadIdVars order)
   for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+  // E8: the first N lanes of the execution mask are on at entry; an explicit
+  // launch's thread: its payload and dispatch mask.
+  t.em = sh.dispatchMask;
+  if (sh.payload) {
+    t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
+    if (t.em != sh.dispatchMask) [[unlikely]] {
+      // A thread with fewer lanes: the start's writes the plan counted on
+      // (ThreadStart::rewrite, for the dispatch mask) may not all happen: the whole image.
+      std::copy(sh.regImage.begin(), sh.regImage.end(), regs);
+      for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+      t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
+    }
+  }
+  // What only the semantics of instructions without a fast form use (address
+  // registers, subroutine frames, surface state), as the reference tier starts them.
+  if (p.refState) {
+    std::fill(t.addrs.begin(), t.addrs.end(), 0);
+    std::fill(t.surfState.begin(), t.surfState.end(), kNoSurface);
+    t.calls.clear();
+    t.error.clear();
+  }
+  t.atBarrier = false;
   for (const ThreadAffine& a : sh.start.affine)
     c.setReg(a.offset, a.c0 + a.coef[0] * ids[0] + a.coef[1] * ids[1] + a.coef[2] * ids[2] + a.coef[3] * ids[3] +
                            a.coef[4] * ids[4]);
-  // E8: the first N lanes of the execution mask are on at entry.
   t.tid = tid;
   t.steps = 0;
   t.resumed = false;
   t.deferredBy = nullptr;
   t.pc = 0;
-  t.em = sh.dispatchMask;
   t.waiting = 0;
   t.waitMin = kNoPc;
   t.done = p.code.empty();
@@ -189,6 +237,10 @@ template <bool CanYield>
   uint64_t steps = t.steps;
   const DInst* code = p.code.data();
   while (!t.done) {
+    if (t.atBarrier) {  // waits for its group (runGroup): it goes on from here later
+      t.steps = steps;
+      return true;
+    }
     // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
     // instructions up to the next control instruction run back to back, then
     // that control instruction (which never yields).
@@ -363,6 +415,56 @@ namespace {
 // lines are then prefetched one pass of the other thread ahead.
 constexpr unsigned kInterleave = 2;
 
+// A thread group whose threads meet at barriers (BARRIER page; chapter 3
+// "Thread Organization"), as the reference tier runs one: its threads take
+// turns in linear order, each until it ends or waits at a barrier; when every
+// thread still running waits, they go on together. With --check, what they did
+// before is ordered before what they do after (RaceChecker::barrier; C3).
+void runGroup(Shared& sh, Worker& w, uint64_t u) {
+  const Launch& l = *sh.l;
+  const uint32_t n = static_cast<uint32_t>(sh.dims.perGroup);
+  const uint64_t first = u * sh.dims.perGroup;
+  Ctx& c = w.c;
+  if (w.group.size() != n) {
+    w.group.resize(n);
+    for (ThreadState& t : w.group) startState(t, *sh.prog, sh.regImage);
+  }
+  c.sinceBarrier.clear();
+  for (uint32_t i = 0; i < n; ++i) {
+    c.t.swap(w.group[i]);
+    initThread(sh, w, c, static_cast<uint32_t>(first + i), w.index * sh.slotsPer + i);
+    c.t.swap(w.group[i]);
+  }
+  const uint32_t end = sh.prog->codeEnd;
+  for (;;) {
+    bool waiting = false;
+    for (ThreadState& t : w.group) {
+      if (sh.stop.load(std::memory_order_relaxed)) return;
+      if (t.done) continue;
+      c.t.swap(t);
+      runSlice<false>(sh, c);
+      c.t.swap(t);
+      takeFailure(sh, c);
+      waiting |= t.atBarrier;
+    }
+    if (!waiting) return;
+    if (c.observer) {
+      std::vector<uint8_t> arrived(n);
+      bool ended = false;
+      for (uint32_t i = 0; i < n; ++i) {
+        arrived[i] = w.group[i].atBarrier;
+        ended |= w.group[i].done;
+      }
+      const_cast<RaceChecker&>(l.race).barrier(c, static_cast<uint32_t>(u), static_cast<uint32_t>(first), arrived, ended);
+    }
+    for (ThreadState& t : w.group)
+      if (t.atBarrier) {
+        t.atBarrier = false;
+        advance(t, t.pc + 1, end);
+      }
+  }
+}
+
 void workerMain(Shared& sh, Worker& w) {
   const Dims& dm = sh.dims;
   uint64_t u = 0, last = 0;
@@ -387,7 +489,8 @@ void workerMain(Shared& sh, Worker& w) {
     return true;
   };
   uint64_t unit = 0;
-  if (sh.unitIsGroup || w.c.observer || !sh.anyDram) {
+  const uint32_t slot0 = w.index * sh.slotsPer;  // (an explicit launch's concurrency slots)
+  if (!sh.interleave) {
     // One thread after another: the threads of a group in linear order (E10);
     // with --check, threads are not interleaved either, and without a DRAM
     // surface no instruction would yield.
@@ -397,13 +500,23 @@ void workerMain(Shared& sh, Worker& w) {
       for (unsigned i = 1; i < kGang; ++i) g[i] = w.gang[i - 1].get();
       for (;;) {
         unsigned n = 0;
-        while (n < kGang && nextUnit(unit)) initThread(sh, w, *g[n++], static_cast<uint32_t>(unit));
+        while (n < kGang && nextUnit(unit)) {
+          initThread(sh, w, *g[n], static_cast<uint32_t>(unit), slot0 + n);
+          ++n;
+        }
         if (n == kGang) {
-          if (sh.straightSteps) runStraight<kGang>(sh, g);
+          // (the straight plan takes the dispatch mask: an explicit launch's thread with fewer lanes goes the general way)
+          bool full = true;
+          for (unsigned i = 0; i < kGang; ++i) full = full && g[i]->t.em == sh.dispatchMask;
+          if (sh.straightSteps && full) runStraight<kGang>(sh, g);
           else runGang<kGang>(sh, g);
+          for (unsigned i = 0; i < kGang; ++i) takeFailure(sh, *g[i]);  // (the lowest thread id's first)
           continue;
         }
-        for (unsigned i = 0; i < n; ++i) runSlice<false>(sh, *g[i]);
+        for (unsigned i = 0; i < n; ++i) {
+          runSlice<false>(sh, *g[i]);
+          takeFailure(sh, *g[i]);
+        }
         return;
       }
     }
@@ -412,12 +525,17 @@ void workerMain(Shared& sh, Worker& w) {
         // SLM: one zero-filled block per thread group.
         if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
         if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
+        if (sh.barriers) {
+          runGroup(sh, w, unit);
+          continue;
+        }
       }
       const uint32_t n = sh.unitIsGroup ? static_cast<uint32_t>(dm.perGroup) : 1;
       const uint64_t first = sh.unitIsGroup ? unit * dm.perGroup : unit;
       for (uint32_t i = 0; i < n && !sh.stop.load(std::memory_order_relaxed); ++i) {
-        initThread(sh, w, w.c, static_cast<uint32_t>(first + i));
+        initThread(sh, w, w.c, static_cast<uint32_t>(first + i), slot0 + i);
         runSlice<false>(sh, w.c);
+        takeFailure(sh, w.c);
       }
     }
     return;
@@ -433,13 +551,14 @@ void workerMain(Shared& sh, Worker& w) {
   if (exhausted) return;
   unsigned cur = 0, inFlight = 1;
   w.c.t.swap(parked[cur]);
-  initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+  initThread(sh, w, w.c, static_cast<uint32_t>(unit), slot0 + cur);
   live[cur] = true;
   while (!sh.stop.load(std::memory_order_relaxed)) {
     w.c.canDefer = inFlight > 1 || !exhausted;
     if (runSlice<true>(sh, w.c)) {
+      takeFailure(sh, w.c);
       if (!exhausted && nextUnit(unit)) {
-        initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+        initThread(sh, w, w.c, static_cast<uint32_t>(unit), slot0 + cur);
         continue;
       }
       exhausted = true;
@@ -453,7 +572,7 @@ void workerMain(Shared& sh, Worker& w) {
       if (live[cur]) break;
       if (!exhausted && nextUnit(unit)) {
         w.c.t.swap(parked[cur]);
-        initThread(sh, w, w.c, static_cast<uint32_t>(unit));
+        initThread(sh, w, w.c, static_cast<uint32_t>(unit), slot0 + cur);
         w.c.t.swap(parked[cur]);
         live[cur] = true;
         ++inFlight;
@@ -468,26 +587,53 @@ void workerMain(Shared& sh, Worker& w) {
 
 }  // namespace
 
+namespace {
+
+// Whether an explicit launch's threads may observe their concurrency slot:
+// the kernel names %sr0, reads the scratch offset in %r0 (bytes 20-23, K3), or
+// uses %scratch. Else any slot will do (kGang threads in flight on one slot).
+bool observesSlot(const Program& p, const Launch& l) {
+  if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present) return true;
+  if (l.use.usesSurface.size() > kSurfScratch && l.use.usesSurface[kSurfScratch]) return true;
+  if (kVarR0 >= p.vars.size() || !p.vars[kVarR0].present) return false;
+  const ByteRange scratchOffset{p.vars[kVarR0].offset + 20, p.vars[kVarR0].offset + 24};
+  bool reads = false;
+  for (const DInst& d : p.code)
+    plan::eachRead(p, d, [&](uint64_t lo, uint64_t hi) { reads = reads || (lo < scratchOffset.hi && scratchOffset.lo < hi); });
+  return reads;
+}
+
+}  // namespace
+
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
-  if (cfg.reference || cfg.payload) return runReference(k, surfaces, cfg);
+  if (cfg.reference) return runReference(k, surfaces, cfg);
   Launch l;
   if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
   RunResult res;
-  Program prog = decode(k, cfg.grfSize);
+  Program prog = decode(k, l);
   if (!prog.unsupported.empty()) return runReference(k, surfaces, cfg);
 
   Shared sh;
   sh.k = &k;
   sh.prog = &prog;
   sh.cfg = &cfg;
+  sh.l = &l;
   sh.dims = l.dims;
   sh.dispatchMask = l.dispatchMask;
   sh.regImage = l.regImage;
-  sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask);
+  sh.payload = cfg.payload;
+  sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask,
+                             cfg.payload ? l.payload.written() : std::vector<ByteRange>{});
 
-  // ---- schedule: groups are the unit (they share SLM); without SLM every thread is ----
+  // ---- schedule: groups are the unit (they share SLM, they meet at barriers); else every thread is ----
   sh.unitIsGroup = l.unitIsGroup;
+  sh.barriers = l.use.usesBarrier;
   sh.units = l.units;
+  // An explicit launch gives each host thread as many concurrency slots as a
+  // group has threads: more threads in flight (a gang, interleaving) only where they fit, or no slot shows.
+  sh.slotsPer = static_cast<uint32_t>(l.dims.perGroup);
+  const bool anySlot = !cfg.payload || !observesSlot(prog, l);
+  auto slotsFor = [&](unsigned inFlight) { return anySlot || sh.slotsPer >= inFlight; };
   const unsigned jobs = l.jobs;
   // Units are taken from the ranges in batches, so that many short threads do
   // not all meet on one counter; small enough that the host threads stay balanced.
@@ -507,6 +653,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       sh.anyDram |= s.dram;
     }
   sh.slmBytes = l.slmBytes;
+  sh.interleave = !sh.unitIsGroup && !cfg.check && sh.anyDram && slotsFor(kInterleave);
   fitToLaunch(prog, sh.spaces, cfg.check);
   sh.straightSteps = planStraight(prog, k, sh.dispatchMask, cfg.maxSteps, sh.straightRetLanes, sh.straightPlan);
   sh.urb = l.urbSpace;
@@ -532,7 +679,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       }
     }
     if (cfg.check) c.observer = &l.observers;
-    if (!prog.usesSlm && !prog.loops && !cfg.check && !sh.anyDram)
+    if (!sh.unitIsGroup && !prog.loops && !cfg.check && !sh.anyDram && slotsFor(kGang))
       for (auto& b : w->gang) {
         b = std::make_unique<Worker::GangCtx>();
         startCtx(*b, sh);
@@ -576,6 +723,12 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     totals.push_back(std::move(t));
   }
   finishLaunch(l, surfaces, totals, res);
+  res.stats.tier = "fast";
+  for (auto& w : workers) {
+    res.stats.viaSemantics += w->c.viaRef;
+    for (auto& b : w->gang)
+      if (b) res.stats.viaSemantics += b->viaRef;
+  }
   return res;
 }
 

@@ -71,3 +71,83 @@ void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d) {
 }
 
 }  // namespace visakit::sim
+
+// GATHER4_SCALED (0x72), GATHER4_SCALED page (mem_legacy.cpp gather4Scaled):
+//   for (c = 0; c < 4; ++c) if (ch_mask[c]) {
+//     for (i = 0; i < exec_size; ++i) if (ChEn[i]) {
+//       address = offset + element_offset[i];
+//       dst[ch_pos * max(exec_size, GRF_SIZE / 4) + i] = surface[(address/4)+c];  // 4 bytes
+//     }
+//     ch_pos++;
+//   }
+// The R channel alone is GATHER_SCALED.4 at the address with its low two bits
+// cleared (DInst::addrMask; E5): the same executor. Other channel masks here.
+namespace visakit::sim {
+namespace {
+
+struct Gather4 {
+  template <unsigned N, bool Obs>
+  static void fn(Ctx& c, const DInst& d) {
+    const uint32_t en = chEnOf<N>(c, d);
+    c.lanes += laneCountOf<N>(en);
+    if (!en) return;
+    Space& s = c.spaces[d.surface];
+    const unsigned stride = std::max<unsigned>(d.exec, c.prog->grfSize / 4);
+    const unsigned chs = d.chMask & 15;
+    uint32_t addr[N], dw[N];
+    laneAddresses<N>(c, d, addr);  // (every offset read before a destination is written)
+    for (unsigned i = 0; i < N; ++i) dw[i] = addr[i] / 4;  // E5; the dword index does not wrap (E17)
+    uint8_t* dst = c.t.regs.data() + d.raw[1];
+    if (!Obs) {
+      // Every enabled lane's highest channel in bounds: the loads without a test each.
+      uint32_t hi = 0;
+      forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
+      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
+      if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
+        unsigned pos = 0;
+        for (unsigned ch = 0; ch <= top; ++ch) {
+          if (!((chs >> ch) & 1)) continue;
+          uint8_t* plane = dst + 4 * pos * stride;
+          forEachLane(en, [&](unsigned i) {
+            const uint32_t v = atomicLoad<uint32_t>(s.data + (uint64_t{dw[i]} + ch) * 4);
+            std::memcpy(plane + 4 * i, &v, 4);
+          });
+          ++pos;
+        }
+        c.spaceBytes[s.statIndex][0] += uint64_t{laneCount(en)} * laneCount(chs) * 4;
+        return;
+      }
+    }
+    // Element by element (out of bounds reads zero, E2), observed as one batch;
+    // all loads before any destination is written (M9).
+    c.beginAccesses(d, d.surface, &s);
+    uint32_t v[4 * N];
+    unsigned pos = 0;
+    for (unsigned ch = 0; ch < 4; ++ch) {
+      if (!((chs >> ch) & 1)) continue;
+      forEachLane(en, [&](unsigned i) {
+        v[pos * N + i] = static_cast<uint32_t>(c.read<Obs>(s, (uint64_t{dw[i]} + ch) * 4, 4, i));
+      });
+      ++pos;
+    }
+    c.endAccesses();
+    for (unsigned p = 0; p < pos; ++p)
+      forEachLane(en, [&](unsigned i) { std::memcpy(dst + 4 * (p * stride + i), &v[p * N + i], 4); });
+  }
+};
+
+}  // namespace
+
+void decodeGather4Scaled(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
+  decodeMemory(p, inst, d, {"Element_offset", "Dst"});
+  if ((d.chMask & 15) == 1) {  // R: GATHER_SCALED.4 at address & ~3
+    d.numBlocks = 4;
+    d.addrMask = ~3u;
+    setScaledHandlers<Gather>(d);
+    return;
+  }
+  setMemoryHandlers<Gather4>(d);
+}
+
+}  // namespace visakit::sim

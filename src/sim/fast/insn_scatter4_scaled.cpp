@@ -81,6 +81,7 @@ struct Scatter4 {
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d) {
   d.addrKind = DInst::AddrKind::Scaled;  // (planPrefetch: how its lane addresses are formed)
   decodeMemory(p, inst, d, {"Element_offset", "Src"});
+  if ((d.chMask & 15) == 1) return decodeScatter4R(p, inst, d);  // (R alone: SCATTER_SCALED.4's executor)
   // (an enabled channel's plane is max(exec_size, GRF_SIZE / 4) dwords)
   setMemoryHandlers<Scatter4>(d);
 }

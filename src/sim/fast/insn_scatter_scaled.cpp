@@ -72,3 +72,18 @@ void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d) {
 }
 
 }  // namespace visakit::sim
+
+namespace visakit::sim {
+
+// SCATTER4_SCALED of the R channel alone (insn_scatter4_scaled.cpp): surface
+// dword address/4 = src[i] (E5), SCATTER_SCALED.4 at the address with its low
+// two bits cleared (DInst::addrMask).
+void decodeScatter4R(const Program& p, const Instruction& inst, DInst& d) {
+  d.addrKind = DInst::AddrKind::Scaled;
+  decodeMemory(p, inst, d, {"Element_offset", "Src"});
+  d.numBlocks = 4;
+  d.addrMask = ~3u;
+  setScaledHandlers<Scatter>(d);
+}
+
+}  // namespace visakit::sim

@@ -127,17 +127,25 @@ struct FastForm {
 void aluForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeAlu(p, i, d); }
 template <void (*F)(const Program&, const Instruction&, DInst&)>
 void memoryForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { F(p, i, d); }
+void noEffectForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeNoEffect(p, i, d); }
+void barrierForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeBarrier(p, i, d); }
 constexpr FastForm kFastForms[] = {
     {Opcode::ADD, aluForm}, {Opcode::MUL, aluForm}, {Opcode::AND, aluForm}, {Opcode::OR, aluForm},
     {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
     {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
-    {Opcode::LABEL, decodeControl}, {Opcode::JMP, decodeControl}, {Opcode::GOTO, decodeControl},
-    {Opcode::RET, decodeControl},
+    {Opcode::LABEL, decodeControl}, {Opcode::SUBROUTINE, decodeControl}, {Opcode::JMP, decodeControl},
+    {Opcode::GOTO, decodeControl}, {Opcode::RET, decodeControl},
     {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
     {Opcode::SCATTER_SCALED, memoryForm<decodeScatterScaled>},
     {Opcode::SCATTER4_SCALED, memoryForm<decodeScatter4Scaled>},
+    {Opcode::GATHER4_SCALED, memoryForm<decodeGather4Scaled>},
     {Opcode::QW_SCATTER, memoryForm<decodeQwScatter>},
     {Opcode::URB_WRITE, memoryForm<decodeUrbWrite>},
+    // Nothing to simulate (sem/ctl.cpp `nothing`).
+    {Opcode::FENCE, noEffectForm}, {Opcode::WAIT, noEffectForm}, {Opcode::YIELD, noEffectForm},
+    {Opcode::SAMPLR_CACHE_FLUSH, noEffectForm}, {Opcode::FILE, noEffectForm}, {Opcode::LOC, noEffectForm},
+    {Opcode::LIFETIME, noEffectForm},
+    {Opcode::BARRIER, barrierForm},
 };
 // The general variable whose bytes `id` names (aliases resolved).
 uint32_t rootVar(const Kernel& k, uint32_t id) {
@@ -149,9 +157,9 @@ uint32_t rootVar(const Kernel& k, uint32_t id) {
   return id;
 }
 
-// spec-decisions E32: the fast forms round to nearest even. An instruction
-// that may set %cr0's rounding mode (bits 5:4, zero at thread start: E29)
-// sends the kernel to the reference tier. OR / XOR / MOV of %cr0 and an
+// spec-decisions E32: the fast forms round to nearest even. In a kernel with
+// an instruction that may set %cr0's rounding mode (bits 5:4, zero at thread
+// start: E29) every ALU instruction runs through its semantics. OR / XOR / MOV of %cr0 and an
 // immediate with bits 5:4 clear (IGC's prolog `or %cr0 %cr0 0x4c0`) and an
 // AND with %cr0 keep the mode RTNE.
 bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
@@ -188,23 +196,39 @@ FastDecoder fastForm(const InstrDesc& row) {
 
 }  // namespace
 
-Program decode(const Kernel& k, unsigned grfSize) {
+Program decode(const Kernel& k, const Launch& l) {
+  const unsigned grfSize = l.cfg->grfSize;
   Program p;
   p.kernel = &k;
   p.grfSize = grfSize;
   layoutVars(k, grfSize, p);
   p.numPreds = static_cast<uint32_t>(k.preds.size());
-  const KernelUse use = kernelUse(k);
+  const KernelUse& use = l.use;
   p.usesSurface = use.usesSurface;
   p.writesSurface = use.writesSurface;
   p.usesSlm = use.usesSlm;
   p.usesUrb = use.usesUrb;
   std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
+  std::vector<uint8_t> named(k.labels.size(), 0);  // labels a branch, call or switch names
+  bool calls = false, rounding = false;
   for (uint32_t i = 0; i < k.code.size(); ++i) {
-    const InstrDesc* row = rowOf(k.code[i]);
-    if (row && row->has(kJoin) && k.code[i].f[0].id < labelPos.size()) labelPos[k.code[i].f[0].id] = i;
+    const Instruction& inst = k.code[i];
+    const InstrDesc* row = rowOf(inst);
+    if (!row) continue;
+    if (row->has(kJoin) && inst.f[0].id < labelPos.size()) labelPos[inst.f[0].id] = i;
+    for (int fi = 0; fi < row->numFields; ++fi)
+      if (row->fields[fi].kind == FieldKind::Label && !row->has(kJoin) && inst.f[fi].kind != Operand::Kind::None &&
+          inst.f[fi].id < named.size())
+        named[inst.f[fi].id] = 1;
+    calls |= inst.op == Opcode::CALL;
+    rounding |= maySetRounding(k, inst, *row);
+    // FCALL / IFCALL run another program (the function's), FADDR names one (its address is its
+    // place among the module's functions, ref/functions.cpp): the reference tier runs the launch.
+    if ((inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) && p.unsupported.empty())
+      p.unsupported = row->mnemonic;
   }
   p.code.resize(k.code.size());
+  bool needRef = false;
   for (uint32_t i = 0; i < k.code.size(); ++i) {
     const Instruction& inst = k.code[i];
     const InstrDesc* desc = rowOf(inst);
@@ -218,15 +242,32 @@ Program decode(const Kernel& k, unsigned grfSize) {
     d.predCtl = inst.pred.control;
     d.predInv = inst.pred.invert;
     d.sat = inst.sat;
-    const FastDecoder form = desc ? fastForm(*desc) : nullptr;
+    if (!desc) {
+      d.viaRef = needRef = true;
+      continue;
+    }
+    d.join = desc->has(kJoin) && inst.f[0].id < named.size() && named[inst.f[0].id];
+    if (inst.op == Opcode::MOVS) {
+      needRef = true;  // (the surface state; plan/surfaces.cpp)
+      if (!decodeMovsState(p, inst, d)) d.viaRef = true;
+      continue;
+    }
+    FastDecoder form = fastForm(*desc);
+    if (inst.op == Opcode::RET && calls) form = nullptr;  // (RET of a called subroutine returns: its semantics)
+    // GATHER4_SCALED on an unbound %scratch reaches the stateless address
+    // space (spec-decisions M1): its semantics; SCATTER4_SCALED there too (the
+    // forms access only bound spaces; the semantics say what it reaches).
+    if ((inst.op == Opcode::GATHER4_SCALED || inst.op == Opcode::SCATTER4_SCALED) &&
+        inst.f[desc->find(FieldKind::Surface)].id == kSurfScratch && !l.spaces[kSurfScratch].bound)
+      form = nullptr;
     // Operands the fast forms do not read (address registers, indirect,
-    // address-of, surface state): the reference tier runs the kernel.
+    // address-of, surface state): the instruction runs through its semantics.
     bool plainOperands = true;
     for (const Operand& o : inst.f)
       plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
-    if (!form || !plainOperands || maySetRounding(k, inst, *desc)) {
-      if (p.unsupported.empty()) p.unsupported = desc ? desc->mnemonic : "?";
+    if (!form || !plainOperands || (rounding && desc->cls == InstrClass::Alu)) {
+      d.viaRef = needRef = true;
       continue;
     }
     // The raw operands' register bytes, from the row's effects and footprints.
@@ -244,13 +285,33 @@ Program decode(const Kernel& k, unsigned grfSize) {
     d.storeAccess = desc->has(kMayStore);
     form(p, inst, labelPos, d);
   }
+  if (!p.unsupported.empty()) return p;
+  // The instructions without a fast form: their semantics, as the reference
+  // tier decodes them (an instruction without semantics: the reference tier
+  // runs the launch, and reports it).
+  if (needRef) {
+    std::string err;
+    if (!decodeReference(k, grfSize, p.ref, err)) {
+      p.unsupported = err;
+      return p;
+    }
+    p.refState = true;
+    for (uint32_t i = 0; i < k.code.size(); ++i) p.code[i].ref = &p.ref.code[i];
+  }
+  planSurfaceState(p, l);  // (may leave a memory instruction to its semantics)
+  for (uint32_t i = 0; i < k.code.size(); ++i)
+    if (DInst& d = p.code[i]; d.viaRef) {
+      decodeViaRef(p, k.code[i], p.ref.code[i], d);
+      ++p.viaRef;
+    }
   p.codeEnd = static_cast<uint32_t>(p.code.size());
   for (const DInst& d : p.code)
-    if (d.control && d.target <= d.index && d.row->find(FieldKind::Label) >= 0) p.loops = true;  // a branch back
+    if (d.control && (d.viaRef || (d.target <= d.index && d.row->find(FieldKind::Label) >= 0)))
+      p.loops = true;  // a branch back (a call, a switch jump: taken for one)
   // A one-lane CMP right before a JMP ends its straight-line run, as a tail
   // that does both (chapter 3: the JMP reads the predicate the CMP just wrote).
   for (size_t i = 0; i + 1 < p.code.size(); ++i)
-    if (p.code[i].cmpJmpFn && k.code[i + 1].op == Opcode::JMP) {
+    if (p.code[i].cmpJmpFn && k.code[i + 1].op == Opcode::JMP && !p.code[i + 1].viaRef) {
       p.code[i].tailFn = p.code[i].cmpJmpFn;
       p.code[i].tailSteps = 2;
     }
@@ -268,6 +329,12 @@ void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& im
   t.regs.assign(std::max<size_t>(p.regBytes, image.size()), 0);
   std::copy(image.begin(), image.end(), t.regs.begin());
   t.preds.assign(p.numPreds + 1, 0);
+  // (the reference tier's thread state, for the instructions run through their semantics)
+  t.addrs.assign(p.ref.numAddrElems, 0);
+  t.surfState.assign(kNumPredefSurfaces + p.kernel->surfaces.size(), kNoSurface);
+  t.calls.clear();
+  t.error.clear();
+  t.atBarrier = false;
 }
 
 }  // namespace visakit::sim

@@ -11,21 +11,17 @@
 
 #include "sim/convert.hpp"
 #include "sim/layout.hpp"
+#include "sim/ref/ref.hpp"
 #include "visakit/kernel.hpp"
 
 namespace visakit::sim {
 
 struct Ctx;
 struct DInst;
+struct Launch;
 struct ThreadState;
 using Handler = void (*)(Ctx&, const DInst&);
 
-// A decoded vector operand.
-// Bytes [lo, hi) of the register file.
-struct ByteRange {
-  uint32_t lo = 0, hi = 0;
-  bool meets(const ByteRange& o) const { return lo < o.hi && o.lo < hi; }
-};
 
 struct DOperand {
   enum class Kind : uint8_t { None, Reg, Imm, Pred, Null };
@@ -77,6 +73,16 @@ struct DInst {
   bool folded = false;  // done at launch (planThreadStart); fn only counts the step
   uint32_t index = 0;  // in Kernel::code
   bool control = false;  // the handler moves the program counter itself
+  // A LABEL or SUBROUTINE some branch or call names: lanes may rejoin here, and
+  // code after it is not reached through the code before it alone (the plan
+  // passes' straight-line start ends here). A label nothing names does nothing.
+  bool join = false;
+  // No fast form (or operands the forms do not read): the instruction runs
+  // through its semantics (sem/, the reference tier's decoded instruction
+  // `ref`) on the thread's state (execRef, insn_ref.cpp). Its register effects
+  // are rawReads / rawWrites (each operand's bytes; an indirect operand: all).
+  bool viaRef = false;
+  const RefInst* ref = nullptr;
   // Instructions from this one to the next control instruction or tail (or
   // the end); 0 for those. The dispatcher runs them back to back, then the
   // tail's tailFn: a control instruction's fn, or a one-lane CMP followed by
@@ -139,6 +145,10 @@ struct DInst {
   // (planStaticOffsets): offset[i] = offBase + 4 * i for every lane.
   bool offRun = false;
   uint32_t offBase = 0;
+  // Scaled addresses are (offset + Element_offset) & addrMask: GATHER4 /
+  // SCATTER4_SCALED of the R channel alone read the dword at address/4 (E5):
+  // ~3; others: every bit. (Merged runs take only unmasked ones.)
+  uint32_t addrMask = 0xffffffffu;
 };
 
 // The instruction the straight-line loop does after d (DInst::advBytes).
@@ -159,16 +169,26 @@ struct Program {
   std::vector<uint8_t> usesSurface;  // by surface id
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
-  bool loops = false;  // a JMP or GOTO goes back (to its own index or before)
-  // An instruction of the kernel the fast tier has no form of (the launch
-  // then runs in the reference tier): its mnemonic; empty if none.
+  bool loops = false;  // a JMP or GOTO goes back (to its own index or before), or a call or switch jump
+  // Why the launch runs in the reference tier (an instruction without
+  // semantics: the reference tier reports it; FCALL / IFCALL, whose callee is
+  // another program; FADDR, which names one); empty if it runs here.
   std::string unsupported;
+  // The reference tier's decoded program, whose instructions the ones without
+  // a fast form run (DInst::ref), and whether threads need the state only those
+  // semantics use (address registers, subroutine frames, surface state: reset
+  // at each thread's start).
+  RefProgram ref;
+  bool refState = false;
+  uint32_t viaRef = 0;  // instructions run through their semantics
 };
 
 // Register-file layout: every general variable placed per its alignment,
 // aliases resolved to their base's bytes.
 void layoutVars(const Kernel& k, unsigned grfSize, Program& p);
-Program decode(const Kernel& k, unsigned grfSize);
+// Decodes `k` for launch `l` (its binding table resolves the surface state a
+// MOVS sets, plan/surfaces.cpp).
+Program decode(const Kernel& k, const Launch& l);
 // A thread state's register file holds `image`, zero past it (at least
 // Program::regBytes), and every predicate is zero: the state at launch
 // (initThread then rewrites what a thread may have changed) or at decode.
@@ -180,8 +200,18 @@ void decodeControl(const Program& p, const Instruction& inst, const std::vector<
 void decodeGatherScaled(const Program& p, const Instruction& inst, DInst& d);
 void decodeScatterScaled(const Program& p, const Instruction& inst, DInst& d);
 void decodeScatter4Scaled(const Program& p, const Instruction& inst, DInst& d);
+void decodeScatter4R(const Program& p, const Instruction& inst, DInst& d);
+void decodeGather4Scaled(const Program& p, const Instruction& inst, DInst& d);
 void decodeQwScatter(const Program& p, const Instruction& inst, DInst& d);
 void decodeUrbWrite(const Program& p, const Instruction& inst, DInst& d);
+// The forms that do nothing, MOVS of an immediate to a surface's state, BARRIER
+// (insn_ref.cpp).
+void decodeNoEffect(const Program& p, const Instruction& inst, DInst& d);
+bool decodeMovsState(const Program& p, const Instruction& inst, DInst& d);
+void decodeBarrier(const Program& p, const Instruction& inst, DInst& d);
+// An instruction run through its semantics (DInst::viaRef): its handler and
+// its register effects, each operand's bytes.
+void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d);
 
 // Shared operand decoding.
 DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool dst, bool scalar);

@@ -40,7 +40,7 @@ struct RefWorker : Observed {
   Space urb;
   Buffer slm;
   RaceShadow slmShadow;
-  std::vector<std::array<uint64_t, 2>> spaceBytes;
+  LineVector<std::array<uint64_t, 2>> spaceBytes;
   RefMemory mem;
   Space noSpace;  // unbound: what an address in no allocation reaches
   AccessBatch batch;
@@ -52,28 +52,6 @@ struct RefWorker : Observed {
 // the inputs), its ids in the predefined variables (chapter 3 "Thread
 // Organization"), every predicate and address element zero, the first SIMD
 // lanes on (E8).
-// An explicit launch's thread (PayloadSource): %r0 holds payload bytes
-// [0, GRF), each general input its bytes [offset, offset + size) (chapter 3
-// "Thread Payload"; chapter 4 input_info), %sr0 the concurrency slot's state.
-void loadPayload(const RefShared& sh, RefThread& t, const ThreadCoord& tc, uint32_t slot, std::vector<uint8_t>& grf) {
-  const Launch& l = *sh.l;
-  const RefProgram& p = *sh.p;
-  const Kernel& k = *p.kernel;
-  size_t need = p.grfSize;
-  for (const Input& in : k.inputs) need = std::max<size_t>(need, size_t(std::max<int>(0, in.offset)) + in.size);
-  grf.assign(need, 0);
-  l.cfg->payload->threadStart({tc.gx, tc.gy, tc.gz}, tc.x, slot, grf, t.em);
-  auto put = [&](uint32_t var, const uint8_t* from, size_t n) {
-    const VarSlot& s = p.layout.vars[var];
-    if (s.present) std::memcpy(t.regs.data() + s.offset, from, std::min<size_t>(n, s.bytes));
-  };
-  put(7, grf.data(), p.grfSize);  // %r0
-  for (const Input& in : k.inputs)
-    if (in.cls == Input::Class::General && in.offset >= 0 && in.id < p.layout.vars.size())
-      put(in.id, grf.data() + in.offset, in.size);
-  if (auto sr0 = l.cfg->payload->stateRegister(slot)) put(13, reinterpret_cast<const uint8_t*>(sr0->data()), 16);
-}
-
 void initThread(const RefShared& sh, RefThread& t, uint32_t tid, uint32_t slot, std::vector<uint8_t>& grf) {
   const Launch& l = *sh.l;
   const RefProgram& p = *sh.p;
@@ -91,7 +69,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid, uint32_t slot, 
   t.addrs.assign(p.numAddrElems, 0);
   t.pc = 0;
   t.em = l.dispatchMask;
-  if (l.cfg->payload) loadPayload(sh, t, tc, slot, grf);
+  if (l.cfg->payload) t.em = loadPayload(*l.cfg->payload, l.payload, tc, slot, grf, t.regs.data());  // (launch.hpp)
   t.waiting = 0;
   t.waitMin = kNoPc;
   t.done = p.code.empty();
@@ -276,11 +254,12 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
     WorkerTotals t;
     t.instructions = w->instructions;
     t.lanes = w->lanes;
-    t.spaceBytes = w->spaceBytes;
+    t.spaceBytes.assign(w->spaceBytes.begin(), w->spaceBytes.end());
     t.findings = &w->findings;
     totals.push_back(std::move(t));
   }
   finishLaunch(l, surfaces, totals, res);
+  res.stats.tier = "reference";
   return res;
 }
 

@@ -170,7 +170,7 @@ constexpr unsigned kVarArg = 8, kVarRetval = 9, kVarSp = 10, kVarFp = 11;
 
 // The first `bytes` of predefined variable `id` from one register file to another, where both
 // programs lay it out (a program has it only if it names it); `clear`: zero the source's bytes.
-void copyPredef(const RefProgram& from, std::vector<uint8_t>& fromRegs, const RefProgram& to, std::vector<uint8_t>& toRegs,
+void copyPredef(const RefProgram& from, LineVector<uint8_t>& fromRegs, const RefProgram& to, LineVector<uint8_t>& toRegs,
                 unsigned id, unsigned bytes, bool clear) {
   const VarSlot& a = from.layout.vars[id];
   const VarSlot& b = to.layout.vars[id];

@@ -70,9 +70,11 @@ struct RefInst {
 // A hardware thread of the reference tier.
 // Chapter 3 "Branch Instructions" as one program counter per lane: the lanes
 // at the smallest PC run (EM = those lanes), the others wait (control.hpp).
+// The fast tier's thread state is one too (fast/ctx.hpp ThreadState), so that
+// an instruction without a fast form runs there through its semantics here.
 struct RefThread {
-  std::vector<uint8_t> regs;     // the register file (layout: Program::vars)
-  std::vector<uint32_t> preds;   // bit n of predicate id p = element n
+  LineVector<uint8_t> regs;      // the register file (layout: Program::vars)
+  LineVector<uint32_t> preds;    // bit n of predicate id p = element n
   std::vector<uint16_t> addrs;   // address variables' elements: register byte addresses
   uint32_t pc = 0;
   uint32_t em = 0;
@@ -107,8 +109,8 @@ struct RefThread {
     uint32_t ret, em, callMask, waiting, waitMin;
     std::array<uint32_t, 32> lanePc;
     unsigned retBytes;            // Return_size GRFs of %retval come back
-    std::vector<uint8_t> regs;
-    std::vector<uint32_t> preds;
+    LineVector<uint8_t> regs;
+    LineVector<uint32_t> preds;
     std::vector<uint16_t> addrs;
     std::vector<Frame> calls;
   };
@@ -125,7 +127,7 @@ struct RefThread {
 struct RefMemory {
   std::vector<Space>* spaces = nullptr;  // by surface id; %slm is the thread group's
   Space* urb = nullptr;
-  std::vector<std::array<uint64_t, 2>>* spaceBytes = nullptr;  // statistics by Space::statIndex
+  LineVector<std::array<uint64_t, 2>>* spaceBytes = nullptr;  // statistics by Space::statIndex
   // The binding table: BTI -> surface id (kNoSurface: none). A surface whose
   // state a MOVS set (RefThread::surfState) is the table's entry for it.
   const std::vector<uint32_t>* bindingTable = nullptr;

@@ -17,8 +17,9 @@ ByteRange regWrites(const DInst& d);
 
 
 // An ALU instruction (its row neither loads, stores, branches nor is a label).
+// (Not one run through its semantics: its operands are not decoded.)
 inline bool aluInst(const Program&, const DInst& d) {
-  return d.fn && d.row && !d.row->has(InstrProps(kMayLoad | kMayStore | kControl | kNoExec));
+  return d.fn && !d.viaRef && d.row && !d.row->has(InstrProps(kMayLoad | kMayStore | kControl | kNoExec));
 }
 
 // A NoMask, unpredicated ALU instruction that writes registers from registers
@@ -47,6 +48,10 @@ inline void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t 
 template <class F>
 void eachWrite(const Program& p, const DInst& d, F f) {
   if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
+  if (d.viaRef) {  // each operand's bytes (decodeViaRef)
+    for (unsigned w = 0; w < d.numRawWrites; ++w) f(d.rawWrites[w].lo, d.rawWrites[w].hi);
+    return;
+  }
   if (aluInst(p, d)) {
     if (d.dst.kind == DOperand::Kind::Reg) eachElement(d.dst, d.exec, f);
     return;
@@ -61,6 +66,10 @@ void eachWrite(const Program& p, const DInst& d, F f) {
 template <class F>
 void eachRead(const Program& p, const DInst& d, F f) {
   if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
+  if (d.viaRef) {  // each operand's bytes (decodeViaRef)
+    for (unsigned r = 0; r < d.numRawReads; ++r) f(d.rawReads[r].lo, d.rawReads[r].hi);
+    return;
+  }
   if (aluInst(p, d)) {
     for (const DOperand& o : d.src)
       if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, f);
@@ -75,11 +84,12 @@ void eachRead(const Program& p, const DInst& d, F f) {
 // it runs at the start of a thread, before any control instruction (the
 // execution mask is the dispatch mask): an unpredicated ALU destination, or a
 // load's raw destinations with every lane on (a load writes each enabled
-// channel, zero out of bounds, E2: GATHER_SCALED.md).
+// channel, zero out of bounds, E2: GATHER_SCALED.md). None for an instruction
+// run through its semantics.
 template <class F>
 void eachWholeWrite(const Program& p, const DInst& d, uint32_t dispatchMask, F f) {
   const uint32_t lanes = execMaskBits(d.exec);
-  if (!d.fn || d.predId || (!d.noMask && ((dispatchMask >> d.maskOff) & lanes) != lanes)) return;
+  if (!d.fn || d.viaRef || d.predId || (!d.noMask && ((dispatchMask >> d.maskOff) & lanes) != lanes)) return;
   if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, f);
   if (d.row->has(kMayLoad) && !d.row->has(kAtomic))
     for (unsigned w = 0; w < d.numRawWrites; ++w) f(d.rawWrites[w].lo, d.rawWrites[w].hi);

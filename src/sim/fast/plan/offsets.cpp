@@ -44,7 +44,7 @@ void planStaticOffsets(Program& p) {
   size_t i = 0;
   for (; i < p.code.size(); ++i) {
     DInst& d = p.code[i];
-    if (d.control || d.row->has(kJoin)) break;
+    if (d.control || d.join) break;
     staticRun(d);
     if (evaluable(d)) {
       d.fn(*c, d);

@@ -15,6 +15,10 @@
 
 namespace visakit::sim {
 
+// The surface a memory instruction's surface operand uses where a MOVS set
+// its state (surfaces.cpp): the launch's binding-table entry where the state
+// is known at decode, else the instruction runs through its semantics.
+void planSurfaceState(Program& p, const Launch& l);
 // Fills DInst::ahead: for each memory instruction, up to 3 later ones in the same
 // straight-line code whose address operands no instruction in between writes
 // (not those with DInst::offRun: a stream).
@@ -60,8 +64,10 @@ struct ThreadStart {
 // They stay in the code as steps (DInst::folded) that do nothing. Then, with or
 // without `fold`: which ids and affine values are read, and which image bytes
 // written, by the instructions left in the code (with the execution mask at
-// entry `dispatchMask`).
-ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask);
+// entry `dispatchMask`). `perThread`: register bytes each thread's start sets
+// besides its ids (an explicit launch's payload), which differ between threads.
+ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask,
+                            const std::vector<ByteRange>& perThread);
 // Fits the decoded program to the launch (runs.cpp): with `check`, the memory
 // handlers that tell the observers; each DInst::ahead keeps only instructions
 // on DRAM-sized surfaces; consecutive instructions become fused and merged

@@ -11,8 +11,9 @@ namespace plan {
 
 // Register bytes an instruction writes (its destination), or nullopt-like empty.
 ByteRange regWrites(const DInst& d) {
-  if (d.addrKind != DInst::AddrKind::None || d.control) {
-    // A memory instruction writes its raw destinations (the row's effects); control instructions none.
+  if (d.addrKind != DInst::AddrKind::None || d.control || d.viaRef) {
+    // A memory instruction writes its raw destinations (the row's effects); control instructions none;
+    // one run through its semantics, its operands' bytes (decodeViaRef).
     ByteRange w{0xffffffffu, 0};
     for (unsigned i = 0; i < d.numRawWrites; ++i) w = {std::min(w.lo, d.rawWrites[i].lo), std::max(w.hi, d.rawWrites[i].hi)};
     return w.lo < w.hi ? w : ByteRange{};
@@ -52,7 +53,7 @@ void planPrefetch(Program& p) {
     for (size_t j = i + 1; j < p.code.size() && j <= i + kWindow && d.numAhead < d.ahead.size(); ++j) {
       written.push_back(regWrites(p.code[j - 1]));
       const DInst& e = p.code[j];
-      if (e.control || e.row->has(kJoin)) break;  // straight-line code only
+      if (e.control || e.join) break;  // straight-line code only
       // (consecutive offsets known at decode are a stream the hardware prefetcher follows)
       if (e.addrKind == DInst::AddrKind::None || planned[j] || e.offRun) continue;
       bool ready = true;

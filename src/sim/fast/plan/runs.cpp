@@ -42,12 +42,13 @@ bool mergeableDense(const Program& p, size_t i, size_t j) {
 // offsets or the scalar offset (they are all read first).
 bool mergeableLanes(const Program& p, size_t i, size_t j) {
   const DInst& h = p.code[i];
+  if (h.addrMask != 0xffffffffu) return false;
   const uint32_t step = 4u * h.exec;
   const ByteRange offs{h.raw[0], h.raw[0] + static_cast<uint32_t>(j - i) * step};
   for (size_t k = i; k < j; ++k) {
     const DInst& e = p.code[k];
     const uint32_t n = static_cast<uint32_t>(k - i) * step;
-    if (e.offRun || e.numBlocks != 4 || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+    if (e.offRun || e.numBlocks != 4 || e.addrMask != h.addrMask || e.surface != h.surface || e.goff.kind != h.goff.kind ||
         e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.raw[0] != h.raw[0] + n ||
         e.raw[1] != h.raw[1] + n)
       return false;
@@ -65,11 +66,12 @@ bool mergeableLanes(const Program& p, size_t i, size_t j) {
 bool mergeable(const Program& p, size_t i, size_t j) {
   const DInst& h = p.code[i];
   if (h.addrKind == DInst::AddrKind::None) return mergeableDense(p, i, j);
+  if (h.addrMask != 0xffffffffu) return false;
   const uint32_t step = 4u * h.exec;
   for (size_t k = i; k < j; ++k) {
     const DInst& e = p.code[k];
     const uint32_t n = static_cast<uint32_t>(k - i);
-    if (!e.offRun || e.numBlocks != 4 || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
+    if (!e.offRun || e.numBlocks != 4 || e.addrMask != h.addrMask || e.numAhead || e.surface != h.surface || e.goff.kind != h.goff.kind ||
         e.goff.off[0] != h.goff.off[0] || e.goff.imm[0] != h.goff.imm[0] || e.offBase != h.offBase + n * step ||
         e.raw[1] != h.raw[1] + n * step)
       return false;

@@ -35,7 +35,8 @@ bool integerType(Type t) {
 
 }  // namespace
 
-ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask) {
+ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, uint32_t dispatchMask,
+                            const std::vector<ByteRange>& perThread) {
   ThreadStart out;
   const size_t n = image.size();
   // Doing instruction j at thread start instead of in its place gives the same
@@ -56,6 +57,11 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
       if (m[b]) return true;
     return false;
   };
+  // An explicit launch's payload (%r0, its inputs, %sr0): set per thread, as the ids.
+  for (const ByteRange& r : perThread) {
+    mark(held, r.lo, r.hi);
+    mark(varies, r.lo, r.hi);
+  }
   std::vector<Tracked> tracked;  // usable as sources: the ids, then affine results
   for (size_t i = 0; i < kThreadIdVars.size(); ++i) {
     const unsigned v = kThreadIdVars[i];
@@ -183,7 +189,7 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   std::vector<uint8_t> read(p.regBytes, 0), written(n, 0), covered(n, 0), exposed(n, 0);
   bool straight = true;
   for (const DInst& d : p.code) {
-    straight = straight && !d.control && !d.row->has(kJoin);
+    straight = straight && !d.control && !d.join;
     if (d.folded) continue;
     eachRead(p, d, [&](uint64_t lo, uint64_t hi) {
       mark(read, lo, hi);

@@ -1,0 +1,156 @@
+// The instructions without a fast form run in the fast tier through their
+// semantics (src/sim/sem, one semantics for both tiers): an Exec over the
+// thread's state, which is the reference tier's (ThreadState is a RefThread),
+// and this host thread's memory (Ctx::mem), observed as in the reference tier.
+// Also the forms too small for that: the instructions that do nothing, MOVS
+// of an immediate to a surface's state, BARRIER.
+#include <fmt/format.h>
+
+#include "sim/fast/ctx.hpp"
+
+namespace visakit::sim {
+namespace {
+
+// The semantics set t.error: the run fails with it (as the reference tier's
+// message), once the thread stops; the thread ends here, so nothing it would
+// do later happens, but for the instructions of the straight-line stretch the
+// dispatcher has begun (a failed run's bytes are whatever was written so far).
+[[gnu::noinline]] void refFailed(Ctx& c, const DInst& d) {
+  ThreadState& t = c.t;
+  if (c.failure.empty()) {
+    c.failure = fmt::format("thread {}, instruction #{} (line {}): {}", t.tid, d.index, c.prog->kernel->code[d.index].loc.line,
+                            t.error);
+    c.failedTid = t.tid;
+  }
+  t.em = t.waiting = 0;
+  t.atBarrier = false;
+  t.done = true;
+}
+
+[[gnu::always_inline]] inline void runSemantics(Ctx& c, const DInst& d) {
+  const RefInst& r = *d.ref;
+  Exec e(r, c.t, c.mem, c, c.observer, c.prog->grfSize);
+  e.codeEnd = c.prog->codeEnd;
+  if (c.observer) e.batch = &c.batch;
+  r.fn(e);
+  e.endAccesses();
+  c.lanes += e.lanes;
+  ++c.viaRef;
+}
+
+// An instruction that is not control: the dispatcher moves on past it.
+void execRef(Ctx& c, const DInst& d) {
+  runSemantics(c, d);
+  if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
+}
+
+// A control instruction (CALL, RET after a CALL, SWITCHJMP, ...): its semantics move the program counter.
+void execRefControl(Ctx& c, const DInst& d) {
+  runSemantics(c, d);
+  if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
+}
+
+// An instruction that may wait for its thread group (SBARRIER): the thread
+// stays there while it waits (the group's threads then go on, dispatch.cpp),
+// else goes on to the next instruction.
+void execRefBarrier(Ctx& c, const DInst& d) {
+  runSemantics(c, d);
+  if (!c.t.error.empty()) [[unlikely]] return refFailed(c, d);
+  if (!c.t.atBarrier) advance(c.t, c.t.pc + 1, c.prog->codeEnd);
+}
+
+// FENCE (every access is performed when its instruction ends; C4), WAIT (no
+// thread dependencies; C6), YIELD, SAMPLR_CACHE_FLUSH, FILE, LOC, LIFETIME:
+// nothing to simulate (their semantics are `nothing`, sem/ctl.cpp).
+void execNothing(Ctx&, const DInst&) {}
+
+// MOVS page, one lane, NoMask, unpredicated, an immediate to a surface's
+// state: the surface's binding-table index (sem/ctl.cpp movs; C5). A memory
+// instruction the state reaches uses the table's surface, resolved at decode
+// (plan/surfaces.cpp); the state is kept for the instructions that run
+// through their semantics.
+void execMovsState(Ctx& c, const DInst& d) {
+  c.t.surfState[d.surface] = static_cast<uint32_t>(d.src[0].imm[0]);
+  c.lanes += 1;
+}
+
+// BARRIER page: the thread waits until every thread of its group has
+// executed a barrier (dispatch.cpp releases the group; C3).
+void execBarrier(Ctx& c, const DInst&) { c.t.atBarrier = true; }
+
+}  // namespace
+
+void decodeNoEffect(const Program&, const Instruction&, DInst& d) { d.fn = execNothing; }
+
+bool decodeMovsState(const Program& p, const Instruction& inst, DInst& d) {
+  const Operand& dst = inst.f[1];
+  const Operand& src = inst.f[2];
+  if (d.exec != 1 || !d.noMask || d.predId || dst.kind != Operand::Kind::State || dst.row != 0 || dst.col != 0 ||
+      dst.id >= kNumPredefSurfaces + p.kernel->surfaces.size() || src.kind != Operand::Kind::Immediate)
+    return false;
+  d.fn = execMovsState;
+  d.surface = dst.id;
+  d.src[0] = decodeVector(p, src, 1, false, true);
+  return true;
+}
+
+void decodeBarrier(const Program&, const Instruction&, DInst& d) {
+  d.fn = execBarrier;
+  d.control = true;  // (the dispatcher neither moves on nor goes on with the thread)
+}
+
+void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {
+  const InstrDesc& row = *r.row;
+  d.viaRef = true;
+  d.ref = &r;
+  // (a memory instruction whose fast form gave way, plan/surfaces.cpp: none of its handlers)
+  d.checkedFn = d.fusedFn = d.mergedFn = d.lanesFn = d.checkedLanesFn = d.checkedFusedFn = d.allOnFn = d.cmpJmpFn = nullptr;
+  d.addrKind = DInst::AddrKind::None;
+  d.offRun = false;
+  d.numAhead = 0;
+  d.control = row.has(kControl) || row.has(kBarrier);
+  d.fn = row.has(kControl) ? execRefControl : row.has(kBarrier) ? execRefBarrier : execRef;
+  // Register effects: each operand's bytes, hulled with its variable's (a
+  // semantics may read any element of it); an indirect operand may be any byte.
+  d.numRawReads = d.numRawWrites = 0;
+  auto add = [](std::array<ByteRange, 4>& a, uint8_t& n, ByteRange r) {
+    if (r.hi <= r.lo) return;
+    if (n < a.size()) {
+      a[n++] = r;
+      return;
+    }
+    a[n - 1] = {std::min(a[n - 1].lo, r.lo), std::max(a[n - 1].hi, r.hi)};
+  };
+  const ByteRange all{0, p.regBytes};
+  for (int fi = 0; fi < row.numFields; ++fi) {
+    const FieldDesc& f = row.fields[fi];
+    const Operand& o = inst.f[fi];
+    const bool reads = f.access == Access::Read || f.access == Access::ReadWrite;
+    const bool writes = f.access == Access::Write || f.access == Access::ReadWrite;
+    ByteRange range;
+    switch (o.kind) {
+      case Operand::Kind::General:
+      case Operand::Kind::Raw: {
+        if (o.id == kVarNull || o.id >= p.vars.size()) continue;
+        const VarSlot& s = p.vars[o.id];
+        range = {s.offset, s.offset + s.bytes};
+        if (o.kind == Operand::Kind::Raw) {
+          const uint32_t lo = rawOffset(p, o);
+          range = {std::min(range.lo, lo), std::max(range.hi, lo + rawFootprint(row, inst, fi, p.grfSize))};
+        } else if (f.kind == FieldKind::Vec) {
+          const DOperand v = decodeVector(p, o, std::max<unsigned>(1, d.exec), writes, false);
+          for (unsigned k = 0; k < std::max<unsigned>(1, d.exec); ++k)
+            range = {std::min(range.lo, v.off[k]), std::max(range.hi, v.off[k] + typeSize(v.type))};
+        }
+        break;
+      }
+      case Operand::Kind::Indirect: range = all; break;
+      default: continue;  // immediates, predicates, address registers, state, labels: no register bytes
+    }
+    range.hi = std::min(range.hi, p.regBytes);
+    if (reads) add(d.rawReads, d.numRawReads, range);
+    if (writes) add(d.rawWrites, d.numRawWrites, range);
+  }
+}
+
+}  // namespace visakit::sim
