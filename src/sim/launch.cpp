@@ -12,6 +12,7 @@
 
 #include "isa/lsc.hpp"
 #include "sim/convert.hpp"
+#include "sim/sem/sem.hpp"
 
 namespace visakit::sim {
 
@@ -474,10 +475,11 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
       return launchError(fmt::format("--address: surfaces '{}' and '{}' overlap in the stateless address space",
                                      l.spaceNames[l.flat[i - 1].spaceId], l.spaceNames[l.flat[i].spaceId]));
 
-  // Slot memory (PayloadSource::slotMemory): the reference tier's host thread j
-  // runs its unit's threads in slots j x n .. j x n + n - 1 (n: the threads of a group, or 1).
+  // Slot memory (PayloadSource::slotMemory): host thread j runs its threads in
+  // slots j x n .. j x n + n - 1 (n: the threads of a group; the reference tier
+  // uses only j x n when a unit is one thread, the fast tier's gangs up to n).
   if (const PayloadSource* ps = cfg.payload) {
-    const uint64_t slots = uint64_t{jobs} * (l.unitIsGroup ? dims.perGroup : 1);
+    const uint64_t slots = uint64_t{jobs} * dims.perGroup;
     l.slotMemory.resize(slots);
     for (uint32_t slot = 0; slot < slots; ++slot)
       for (const PayloadSource::SlotMemory& m : ps->slotMemory(slot)) {
@@ -545,6 +547,20 @@ void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::v
   for (uint32_t id = 0; id < l.bindingOf.size(); ++id)
     if (l.bindingOf[id] >= 0 && !l.copies[id].empty()) surfaces[l.bindingOf[id]].bytes.swap(l.copies[id]);
   res.urb = std::move(l.urb);
+}
+
+void takeSlot(const Launch& l, std::vector<Space>& spaces, RefThread& t, uint32_t slot) {
+  t.ownScratch = false;
+  if (slot >= l.slotMemory.size()) return;
+  for (const Launch::SlotRange& r : l.slotMemory[slot]) {
+    if (r.spaceId == kSurfScratch) {
+      t.ownScratch = true;
+      t.scratchBase = r.offset;
+      t.scratchSize = r.size;
+    }
+    if (r.spaceId < spaces.size())
+      if (RaceShadow* sh = spaces[r.spaceId].shadow) sh->forget(r.offset, r.offset + r.size);
+  }
 }
 
 }  // namespace visakit::sim

@@ -19,6 +19,8 @@
 
 namespace visakit::sim {
 
+struct RefThread;  // sem/sem.hpp
+
 struct Launch;
 
 struct Dims {
@@ -140,5 +142,11 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
 // final bytes into the bindings (transactional).
 void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::vector<WorkerTotals>& workers,
                   RunResult& res);
+
+// Thread t takes concurrency slot `slot` of an explicit launch: the %scratch
+// bytes the slot owns (PayloadSource::slotMemory; LSC `ss` addresses are relative
+// to them, spec-decisions L9) and, under --check, the slot's memory with no
+// thread's accesses on it, its previous thread having ended (E23). Both tiers.
+void takeSlot(const Launch& l, std::vector<Space>& spaces, RefThread& t, uint32_t slot);
 
 }  // namespace visakit::sim

@@ -48,7 +48,10 @@ constexpr const char* kKernel = R"(.version 4.2
     ret (M1, 1)
 )";
 
-TEST(SimSlotMemory, ScratchIsTheSlotsOwnAndPassesToItsNextThread) {
+// In both tiers (the fast tier's threads of a group switch state, dispatch.cpp).
+class SimSlotMemoryTier : public ::testing::TestWithParam<bool> {};
+
+TEST_P(SimSlotMemoryTier, ScratchIsTheSlotsOwnAndPassesToItsNextThread) {
   Diagnostics d;
   Options o;
   auto m = parseText(kKernel, d, o);
@@ -58,6 +61,7 @@ TEST(SimSlotMemory, ScratchIsTheSlotsOwnAndPassesToItsNextThread) {
   cfg.payload = &payload;
   cfg.jobs = 1;  // slots 0 and 1 for threads 0 and 1 of each group, group 0 then group 1
   cfg.check = true;
+  cfg.reference = GetParam();
   std::vector<sim::SurfaceBinding> s = {{"%scratch", std::vector<uint8_t>(64, 0x5c), false}};
   sim::RunResult r = sim::run(m->kernels.at(0), s, cfg);
   ASSERT_EQ(r.status, sim::RunResult::Status::Ok) << r.error;
@@ -77,6 +81,9 @@ TEST(SimSlotMemory, ScratchIsTheSlotsOwnAndPassesToItsNextThread) {
   EXPECT_EQ(r.findings[0].instruction, 5u);
   EXPECT_EQ(r.findings[0].space, "%scratch");
 }
+
+INSTANTIATE_TEST_SUITE_P(Tiers, SimSlotMemoryTier, ::testing::Values(false, true),
+                         [](const ::testing::TestParamInfo<bool>& i) { return i.param ? "reference" : "fast"; });
 
 // A slot's memory outside its surface is a launch error (the payload source's mistake).
 TEST(SimSlotMemory, SlotMemoryOutsideItsSurfaceIsALaunchError) {

@@ -54,6 +54,10 @@ struct ThreadState : RefThread {
     calls.swap(o.calls);
     error.swap(o.error);
     surfState.swap(o.surfState);
+    std::swap(prog, o.prog);
+    std::swap(ownScratch, o.ownScratch);
+    std::swap(scratchBase, o.scratchBase);
+    std::swap(scratchSize, o.scratchSize);
   }
 };
 

@@ -200,6 +200,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
       for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
       t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
     }
+    takeSlot(*sh.l, c.spaces, t, slot);
   }
   // What only the semantics of instructions without a fast form use (address
   // registers, subroutine frames, surface state), as the reference tier starts them.

@@ -331,6 +331,7 @@ void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& im
   t.preds.assign(p.numPreds + 1, 0);
   // (the reference tier's thread state, for the instructions run through their semantics)
   t.addrs.assign(p.ref.numAddrElems, 0);
+  t.prog = &p.ref;  // (its layout: %cr0's rounding mode, E32)
   t.surfState.assign(kNumPredefSurfaces + p.kernel->surfaces.size(), kNoSurface);
   t.calls.clear();
   t.error.clear();

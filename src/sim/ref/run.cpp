@@ -84,22 +84,6 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid, uint32_t slot, 
   t.surfState.assign(l.numSurf, kNoSurface);
 }
 
-// Thread t takes concurrency slot `slot`: the %scratch bytes it owns, and
-// (--check) the slot's memory with no thread's accesses on it: the slot's
-// previous thread has ended (spec-decisions E23, L9).
-void takeSlot(const Launch& l, RefWorker& w, RefThread& t, uint32_t slot) {
-  t.ownScratch = false;
-  if (slot >= l.slotMemory.size()) return;
-  for (const Launch::SlotRange& r : l.slotMemory[slot]) {
-    if (r.spaceId == kSurfScratch) {
-      t.ownScratch = true;
-      t.scratchBase = r.offset;
-      t.scratchSize = r.size;
-    }
-    if (RaceShadow* sh = w.spaces[r.spaceId].shadow) sh->forget(r.offset, r.offset + r.size);
-  }
-}
-
 // Runs thread t until it ends, waits at a barrier, or the launch stops.
 void runThread(RefShared& sh, RefWorker& w, RefThread& t) {
   const LaunchConfig& cfg = *sh.l->cfg;
@@ -148,7 +132,7 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
   // Concurrency slot: host thread j runs its group's threads in slots j * n .. j * n + n - 1.
   for (uint32_t i = 0; i < n; ++i) {
     initThread(sh, w.threads[i], static_cast<uint32_t>(first + i), w.index * n + i, w.payload);
-    takeSlot(l, w, w.threads[i], w.index * n + i);
+    takeSlot(l, w.spaces, w.threads[i], w.index * n + i);
   }
   for (;;) {
     bool waiting = false;
