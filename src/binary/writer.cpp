@@ -240,11 +240,13 @@ void encodeCode(const Kernel& k, unsigned grfSize, const std::vector<uint32_t>& 
 }
 
 // The string pool in the order Intel's writer filled it (igc-dialect.md §2.3):
-// every name is added when its object is created; empty names map to 0.
+// every name is added when its object is created; empty names map to 0. An
+// instruction's string (a file or function name) is added even when empty, so
+// that it reads back as itself (index 0 is the kernel's name: fuzz_binary F3).
 class Pool {
  public:
-  uint32_t add(std::string_view s) {
-    if (s.empty()) return 0;
+  uint32_t add(std::string_view s) { return s.empty() ? 0 : addAlways(s); }
+  uint32_t addAlways(std::string_view s) {
     strings_.emplace_back(s);
     return static_cast<uint32_t>(strings_.size() - 1);
   }
@@ -336,7 +338,7 @@ Object writeObject(const Kernel& k, unsigned grfSize) {
   std::vector<uint32_t> labelIdx;
   for (const LabelDecl& l : k.labels) labelIdx.push_back(pool.add(l.name));
   std::vector<uint32_t> stringIdx;  // the instructions' strings (FILE, FCALL, FADDR), after the labels
-  for (const std::string& s : k.strings) stringIdx.push_back(pool.add(s));
+  for (const std::string& s : k.strings) stringIdx.push_back(pool.addAlways(s));
 
   // Chapter 4 kernel_data / function_data, field by field.
   o.u32(pool.strings().size());
