@@ -524,7 +524,7 @@ void workerMain(Shared& sh, Worker& w) {
     while (nextUnit(unit)) {
       if (sh.unitIsGroup) {
         // SLM: one zero-filled block per thread group.
-        if (sh.slmBytes) std::fill(w.slm.data(), w.slm.data() + sh.slmBytes, 0);
+        if (w.slm.size()) std::fill(w.slm.data(), w.slm.data() + w.slm.size(), 0);  // (sized only when the kernel uses SLM)
         if (w.c.spaces[kSurfSlm].shadow) w.slmShadow.reset(sh.slmBytes);
         if (sh.barriers) {
           runGroup(sh, w, unit);

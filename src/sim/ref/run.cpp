@@ -124,7 +124,7 @@ void runUnit(RefShared& sh, RefWorker& w, uint64_t u) {
   const uint64_t first = l.unitIsGroup ? u * l.dims.perGroup : u;
   if (l.unitIsGroup) {
     // SLM: one zero-filled block per thread group.
-    if (l.slmBytes) std::fill(w.slm.data(), w.slm.data() + l.slmBytes, 0);
+    if (w.slm.size()) std::fill(w.slm.data(), w.slm.data() + w.slm.size(), 0);  // (sized only when the kernel uses SLM)
     if (w.spaces[kSurfSlm].shadow) w.slmShadow.reset(l.slmBytes);
     w.sinceBarrier.clear();
   }
