@@ -19,10 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
-
-std::string_view view(const Bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
-Bytes bytesOf(const std::string& s) { return Bytes(s.begin(), s.end()); }
+using vtest::Bytes;
+using vtest::bytesOf;
+using vtest::view;
 fs::path fixtures() { return fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures"; }
 std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 

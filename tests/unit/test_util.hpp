@@ -2,17 +2,23 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <sys/wait.h>
 #include <vector>
 
 namespace vtest {
 
 namespace fs = std::filesystem;
+
+using Bytes = std::vector<uint8_t>;
+inline std::string_view view(const Bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
+inline Bytes bytesOf(const std::string& s) { return Bytes(s.begin(), s.end()); }
 
 inline std::string readAll(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
