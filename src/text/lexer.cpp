@@ -2,6 +2,8 @@
 // newlines (statements are line-based), // and /* */ comments.
 #include "text/lexer.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <cstdlib>
 
@@ -52,6 +54,11 @@ constexpr std::array<uint8_t, 256> kKind = [] {
 }();
 
 }  // namespace
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || kKind[static_cast<unsigned char>(s[0])] != kKindIdent) return false;
+  return std::all_of(s.begin() + 1, s.end(), [](char c) { return is(c, kIdChar); });
+}
 
 std::span<const Token> Lexer::line() {
   // Locals, not members: stores to tokens cannot alias them.

@@ -47,5 +47,7 @@ class Lexer {
 };
 
 std::string describe(const Token& t);  // for "found 'x'" messages
+// Whether `s` reads as one identifier token (a label's or a function's name).
+bool isIdentifier(std::string_view s);
 
 }  // namespace visakit::text

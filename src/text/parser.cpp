@@ -614,6 +614,9 @@ class Parser {
     const Token& name = peek();
     if (name.kind != Tok::String && name.kind != Tok::Ident)
       fail(name, fmt::format("expected function name, found {}", text::describe(name)));
+    // The name is also the subroutine's label ('NAME:' after it), so it must read as one.
+    if (!text::isIdentifier(name.text))
+      fail(name, fmt::format("function name '{}' is not an identifier (it is also the subroutine's label)", name.text));
     next();
     uint32_t id = labelId(name);
     LabelDecl& l = k_->labels[id];

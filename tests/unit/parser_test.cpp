@@ -89,6 +89,19 @@ TEST(Diagnostics, LlvmStyleWithCaretAndAllErrors) {
             "    ^~~~~~~~~~\n");
 }
 
+// A subroutine's name is also its label ('NAME:' after '.function "NAME"'),
+// so it must read as one identifier; the printer writes both (fuzz_text F5).
+TEST(Diagnostics, FunctionNameMustBeAnIdentifier) {
+  std::string src = std::string(kHeader) + "    ret (M1, 1)\n.function \"s%x\"\nsub:\n    ret (M1_NM, 1)\n";
+  Diagnostics d;
+  EXPECT_FALSE(parseText(src, d));
+  EXPECT_NE(d.render("k.visaasm", src).find("k.visaasm:7:11: error: function name 's%x' is not an identifier"), std::string::npos)
+      << d.render("k.visaasm", src);
+  Diagnostics ok;
+  EXPECT_TRUE(parseText(std::string(kHeader) + "    ret (M1, 1)\n.function \"sub_1$\"\nsub_1$:\n    ret (M1_NM, 1)\n", ok))
+      << ok.render("k.visaasm", "");
+}
+
 TEST(Diagnostics, VersionMustComeFirst) {
   Diagnostics d;
   EXPECT_FALSE(parseText(".kernel \"k\"\n", d));
