@@ -159,9 +159,9 @@ uint32_t rootVar(const Kernel& k, uint32_t id) {
 
 // spec-decisions E32: the fast forms round to nearest even. In a kernel with
 // an instruction that may set %cr0's rounding mode (bits 5:4, zero at thread
-// start: E29) every ALU instruction runs through its semantics. OR / XOR / MOV of %cr0 and an
-// immediate with bits 5:4 clear (IGC's prolog `or %cr0 %cr0 0x4c0`) and an
-// AND with %cr0 keep the mode RTNE.
+// start: E29) every ALU instruction runs through its semantics. OR / XOR /
+// MOV of %cr0 and an immediate with bits 5:4 clear (IGC's prolog
+// `or %cr0 %cr0 0x4c0`) and an AND with %cr0 keep the mode RTNE.
 bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
   bool writes = false, readsCr0 = false, readsOther = false;
   uint64_t imm = 0;
