@@ -48,19 +48,26 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
   for (uint32_t i = 0; i < k.vars.size(); ++i) {
     const GenVar& v = k.vars[i];
     if (!v.aliasBase) continue;
-    uint32_t off = 0, id = kNumPredefVars + i;
-    for (int guard = 0; guard < 64; ++guard) {
-      const GenVar* g = k.userVar(id);
-      if (!g || !g->aliasBase) break;
-      off += g->aliasOffset;
-      id = g->aliasBase;
-    }
+    uint32_t off = 0;
+    const uint32_t id = aliasRoot(k, kNumPredefVars + i, &off);
     if (id < n && p.vars[id].present)
       p.vars[kNumPredefVars + i] = {p.vars[id].offset + off, v.numElts * typeSize(v.type), v.type, true};
   }
   p.usedBytes = top;
   p.regBytes = (top + 63) / 64 * 64 + kRegPad;
   return p;
+}
+
+uint32_t aliasRoot(const Kernel& k, uint32_t id, uint32_t* offset) {
+  uint32_t off = 0;
+  for (int guard = 0; guard < 64; ++guard) {
+    const GenVar* g = k.userVar(id);
+    if (!g || !g->aliasBase) break;
+    off += g->aliasOffset;
+    id = g->aliasBase;
+  }
+  if (offset) *offset = off;
+  return id;
 }
 
 }  // namespace visakit::sim

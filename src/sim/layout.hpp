@@ -39,4 +39,8 @@ struct Layout {
 // base's bytes; predefined variables only when the kernel names them.
 Layout layoutVars(const Kernel& k, unsigned grfSize);
 
+// The variable whose bytes `id` names, its alias chain followed (chapter 4,
+// alias chains; at most 64 links); `offset` gets the alias offsets' sum.
+uint32_t aliasRoot(const Kernel& k, uint32_t id, uint32_t* offset = nullptr);
+
 }  // namespace visakit::sim

@@ -38,14 +38,10 @@ namespace {
   ++c.viaRef;
 }
 
-// An instruction that is not control: the dispatcher moves on past it.
+// An instruction through its semantics. Past one that is not control the
+// dispatcher moves on; a control one (CALL, RET after a CALL, SWITCHJMP, ...)
+// moves the program counter itself (DInst::control).
 void execRef(Ctx& c, const DInst& d) {
-  runSemantics(c, d);
-  if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
-}
-
-// A control instruction (CALL, RET after a CALL, SWITCHJMP, ...): its semantics move the program counter.
-void execRefControl(Ctx& c, const DInst& d) {
   runSemantics(c, d);
   if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
 }
@@ -109,7 +105,7 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   d.offRun = false;
   d.numAhead = 0;
   d.control = row.has(kControl) || row.has(kBarrier);
-  d.fn = row.has(kControl) ? execRefControl : row.has(kBarrier) ? execRefBarrier : execRef;
+  d.fn = !row.has(kControl) && row.has(kBarrier) ? execRefBarrier : execRef;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.
   d.numRawReads = d.numRawWrites = 0;

@@ -147,16 +147,6 @@ constexpr FastForm kFastForms[] = {
     {Opcode::LIFETIME, noEffectForm},
     {Opcode::BARRIER, barrierForm},
 };
-// The general variable whose bytes `id` names (aliases resolved).
-uint32_t rootVar(const Kernel& k, uint32_t id) {
-  for (int n = 0; n < 64; ++n) {
-    const GenVar* v = k.userVar(id);
-    if (!v || !v->aliasBase) break;
-    id = v->aliasBase;
-  }
-  return id;
-}
-
 // spec-decisions E32: the fast forms round to nearest even. In a kernel with
 // an instruction that may set %cr0's rounding mode (bits 5:4, zero at thread
 // start: E29) every ALU instruction runs through its semantics. OR / XOR /
@@ -168,7 +158,7 @@ bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& r
   for (int fi = 0; fi < row.numFields; ++fi) {
     const FieldDesc& f = row.fields[fi];
     const Operand& o = inst.f[fi];
-    const bool cr0 = (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && rootVar(k, o.id) == kVarCr0;
+    const bool cr0 = (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && aliasRoot(k, o.id) == kVarCr0;
     if (f.access == Access::Write || f.access == Access::ReadWrite) {
       writes |= cr0;
     } else if (f.kind == FieldKind::Vec && o.kind != Operand::Kind::None) {
