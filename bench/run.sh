@@ -143,6 +143,27 @@ for w in workloads:
         row += f" **error: {err[0]}**"
     print(row)
 
+print("\n## Whole runs (processes)\n")
+print("`visakit run bench/kernels/gather.visaasm` on the workload's input files, from start to Dst written (`--out`), "
+      "against `visakit-bench-native-gather` (bench/process/: reads the files, the same loop, writes Dst), alternating "
+      "(`BM_Process`). Ratio = the median over the pairs of native time / visakit time; memory = the median of "
+      "visakit's peak RSS / native's; both processes timed by `visakit-bench-spawn`.\n")
+print("| workload | tier | pairs | native, s | visakit, s | ratio | ratio target | native peak RSS | visakit peak RSS | memory ratio | memory target |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+for n in order:
+    m = re.match(r"^BM_Process/(.+)/jobs:1(/reference)?$", n)
+    if not m:
+        continue
+    w, tier = m.group(1), "reference" if m.group(2) else "fast"
+    b = res.get(n) or {}
+    rt = f">= {ratio_target.get(w, 0.25)}" if tier == "fast" else "-"
+    row = (f"| {w} | {tier} | {int(b.get('pairs', 0))} | {b.get('native_seconds', 0):.4g} | {b.get('sim_seconds', 0):.4g} | "
+           f"{fmt_x(b.get('ratio'))} | {rt} | {b.get('native_maxrss_MiB', 0):.1f} MiB | {b.get('sim_maxrss_MiB', 0):.1f} MiB | "
+           f"{fmt_x(b.get('mem_ratio'))} | <= 1.1 |")
+    if n in errors:
+        row += f" **error: {errors[n]}**"
+    print(row)
+
 print("\n## --check\n")
 print("Slow-down = check off / check on from the two separate benchmarks; paired = the median over alternating "
       "runs with and without --check (`BM_CheckCost`) of the time on / the time off of each pair.\n")

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Smoke test of the benchmark suite (issue 5): the gather_1MiB benchmarks run once each
-# (every simulated configuration is first checked byte for byte against the native
-# output), and bench/run.sh renders their paired figures. Asserts what the table says,
-# never a time.
+# (every simulated configuration, and each side of the whole-process runs, is first
+# checked byte for byte against the native output), and bench/run.sh renders their
+# paired figures. Asserts what the table says, never a time.
 #   bench_smoke.sh PATH/TO/visakit-bench PATH/TO/bench/run.sh
 set -euo pipefail
 exe="$1"
@@ -23,4 +23,9 @@ grep -Eq "^\| gather_1MiB \| elements \| [^|]+/s \| [^|]+/s \| $num \| $num \| >
   fail "no paired ratio and speed-up for gather_1MiB"
 grep -Eq "^\| gather_1MiB \| [^|]+/s \| [^|]+/s \| $num x \| $num x \| <= 3 x \|" <<<"$out" ||
   fail "no paired --check slow-down for gather_1MiB"
+# whole runs: workload | tier | pairs | native s | visakit s | ratio | ... (both outputs were checked first)
+for tier in fast reference; do
+  grep -Eq "^\| gather_1MiB \| $tier \| [1-9][0-9]* \| [^|]+ \| [^|]+ \| $num \|" <<<"$out" ||
+    fail "no whole-run ratio for gather_1MiB ($tier tier)"
+done
 echo "bench_smoke: ok"

@@ -1,0 +1,203 @@
+// Whole runs as a user times them: processes from start to output written.
+//
+//   BM_Process/<w>/jobs:1            (gather_1MiB, gather_256MiB) `visakit run bench/kernels/gather.visaasm`
+//                                    on the workload's Src and Idx files, writing Dst (--out), against
+//                                    visakit-bench-native-gather (bench/process/) on the same files,
+//                                    alternating; ratio = the median of native time / visakit time
+//                                    per pair; mem_ratio = the median of visakit's / native's peak RSS
+//   BM_Process/gather_1MiB/reference the same with `visakit run --reference`
+//
+// Both outputs are compared byte for byte with the in-process native result first;
+// a difference or a failed process skips the benchmark with the error.
+#include <benchmark/benchmark.h>
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "workloads.hpp"
+
+extern char** environ;
+
+namespace visakit::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ProcRun {
+  bool ok = false;
+  std::string error;
+  double seconds = 0;
+  double maxRssMiB = 0;
+};
+
+// Runs argv to completion through visakit-bench-spawn (bench/process/spawn.cpp), stdout and
+// stderr to `log`: its wall time and peak RSS as the spawner measured them.
+ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir) {
+  ProcRun r;
+  const fs::path log = dir / "log.txt", result = dir / "result.txt";
+  std::vector<std::string> full = {VISAKIT_BENCH_SPAWN, result.string()};
+  full.insert(full.end(), argv.begin(), argv.end());
+  std::vector<char*> args;
+  for (const auto& a : full) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc != 0) {
+    r.error = "cannot start " + full[0];
+    return r;
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  long rssKiB = 0;
+  std::ifstream res(result);
+  r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && (res >> r.seconds >> rssKiB);
+  r.maxRssMiB = static_cast<double>(rssKiB) / 1024.0;
+  if (!r.ok) {
+    std::ifstream in(log);
+    std::string first;
+    std::getline(in, first);
+    r.error = fs::path(argv[0]).filename().string() + " failed: " + first;
+  }
+  return r;
+}
+
+bool writeFile(const fs::path& p, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(p, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  return static_cast<bool>(out);
+}
+
+bool sameFile(const fs::path& p, const std::vector<uint8_t>& want) {
+  std::ifstream in(p, std::ios::binary);
+  std::vector<uint8_t> got(want.size() + 1);
+  in.read(reinterpret_cast<char*>(got.data()), static_cast<std::streamsize>(got.size()));
+  return static_cast<size_t>(in.gcount()) == want.size() && std::equal(want.begin(), want.end(), got.begin());
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.empty() ? 0 : v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+// The workload's input files, written once per workload into a private folder.
+struct Files {
+  std::string workload;
+  fs::path dir;
+  ~Files() {
+    std::error_code ec;
+    if (!dir.empty()) fs::remove_all(dir, ec);
+  }
+};
+Files& filesOf(Dataset& d, std::string& err) {
+  static Files f;
+  if (f.workload == d.name) return f;
+  std::error_code ec;
+  if (!f.dir.empty()) fs::remove_all(f.dir, ec);
+  f = {};
+  std::string tmpl = (fs::temp_directory_path() / "visakit-bench-XXXXXX").string();
+  if (!mkdtemp(tmpl.data())) {
+    err = "cannot make a temporary folder";
+    return f;
+  }
+  f.dir = tmpl;
+  if (!writeFile(f.dir / "src.bin", d.surface("Src")) || !writeFile(f.dir / "idx.bin", d.surface("Idx"))) {
+    err = "cannot write the input files";
+    return f;
+  }
+  f.workload = d.name;
+  return f;
+}
+
+void BM_Process(benchmark::State& st, const std::string& wl, bool reference) {
+  Dataset& d = dataset(wl);
+  std::string err = d.error;
+  if (!err.empty()) return st.SkipWithError(err.c_str());
+  Files& files = filesOf(d, err);
+  if (!err.empty()) return st.SkipWithError(err.c_str());
+  d.runNative(d);  // the expected Dst
+  const uint64_t dstBytes = d.surface("Dst").size();
+  std::string chunk;
+  for (const auto& [n, v] : d.cfg.args)
+    if (n == "Chunk") chunk = v;
+  const fs::path out = files.dir / "dst.bin";
+  std::vector<std::string> sim = {VISAKIT_BENCH_CLI, "run", std::string(VISAKIT_BENCH_KERNELS) + "/gather.visaasm",
+                                  "--groups", std::to_string(d.cfg.groups[0]), "--group-threads",
+                                  std::to_string(d.cfg.groupThreads), "--arg", "Tpg=" + std::to_string(d.cfg.groupThreads),
+                                  "--arg", "Chunk=" + chunk, "--surface", "Src=" + (files.dir / "src.bin").string(),
+                                  "--surface", "Idx=" + (files.dir / "idx.bin").string(), "--surface",
+                                  "Dst=zero:" + std::to_string(dstBytes), "--out", "Dst=" + out.string(), "--jobs", "1"};
+  if (reference) sim.push_back("--reference");
+  const std::vector<std::string> native = {VISAKIT_BENCH_NATIVE_GATHER, (files.dir / "src.bin").string(),
+                                           (files.dir / "idx.bin").string(), out.string()};
+  for (int side = 0; side < 2; ++side) {  // each output checked once
+    const std::vector<std::string>& argv = side ? sim : native;
+    fs::remove(out);
+    ProcRun r = runProcess(argv, files.dir);
+    if (!r.ok) return st.SkipWithError(r.error.c_str());
+    if (!sameFile(out, d.native[0]))
+      return st.SkipWithError((fs::path(argv[0]).filename().string() + ": output differs from the native result").c_str());
+  }
+  std::vector<double> ratios, mem, tNative, tSim, rssNative, rssSim;
+  size_t pair = 0;
+  for (auto _ : st) {
+    ProcRun r[2];
+    for (int k = 0; k < 2; ++k) {
+      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;  // native first, then visakit first, ...
+      r[which] = runProcess(which ? sim : native, files.dir);
+      if (!r[which].ok) return st.SkipWithError(r[which].error.c_str());
+    }
+    ratios.push_back(r[0].seconds / r[1].seconds);
+    mem.push_back(r[1].maxRssMiB / r[0].maxRssMiB);
+    tNative.push_back(r[0].seconds);
+    tSim.push_back(r[1].seconds);
+    rssNative.push_back(r[0].maxRssMiB);
+    rssSim.push_back(r[1].maxRssMiB);
+    ++pair;
+  }
+  st.counters["ratio"] = median(ratios);
+  st.counters["mem_ratio"] = median(mem);
+  st.counters["pairs"] = static_cast<double>(pair);
+  st.counters["native_seconds"] = median(tNative);
+  st.counters["sim_seconds"] = median(tSim);
+  st.counters["native_maxrss_MiB"] = median(rssNative);
+  st.counters["sim_maxrss_MiB"] = median(rssSim);
+  st.SetItemsProcessed(st.iterations() * d.items);  // (per pair)
+  st.SetLabel(d.unit);
+}
+
+int registerAll() {
+  for (const std::string wl : {"gather_1MiB", "gather_256MiB"}) {
+    const bool large = wl == "gather_256MiB";
+    for (bool ref : {false, true}) {
+      if (ref && large) continue;
+      auto* b = benchmark::RegisterBenchmark(("BM_Process/" + wl + "/jobs:1" + (ref ? "/reference" : "")).c_str(),
+                                             [wl, ref](benchmark::State& st) { BM_Process(st, wl, ref); });
+      b->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(1);
+      if (large) b->Iterations(5);
+      else b->MinTime(2.0);
+    }
+  }
+  return 0;
+}
+
+[[maybe_unused]] const int registered = registerAll();
+
+}  // namespace
+}  // namespace visakit::bench
