@@ -164,6 +164,62 @@ for n in order:
         row += f" **error: {errors[n]}**"
     print(row)
 
+cl_rows = {}
+for n in order:
+    m = re.match(r"^BM_Cl/(.+)/jobs:(\d+)$", n)
+    if m:
+        cl_rows.setdefault(m.group(1), {})[int(m.group(2))] = n
+if cl_rows:
+    import math
+    most = max(j for r in cl_rows.values() for j in r)
+    print("\n## visakit cl against pocl and Oclgrind (the OpenCL corpus)\n")
+    print("Each case of tests/cl with its own launch and inputs, compiled by ocloc for the case's first device (`BM_Cl`). "
+          "Times are the median wall time of a launch: visakit's simulation (`cl::Result::runSeconds`, the fast tier; "
+          "not the load of the dump), pocl's and Oclgrind's from `clEnqueueNDRangeKernel` to completion (not the build). "
+          f"Ratio to pocl = pocl's time / visakit's (visakit's throughput as a share of pocl's), on 1 and on {most} host "
+          f"threads (pocl with POCL_MAX_PTHREAD_COUNT the same); Oclgrind (one thread) against visakit on {most}; the "
+          "reference tier against the fast tier on 1. Outputs are compared with pocl's first (cases the corpus compares "
+          "with a model or a tolerance are only timed).\n")
+    def geo(v):
+        v = [x for x in v if x and x > 0]
+        return math.exp(sum(math.log(x) for x in v) / len(v)) if v else None
+    def cnt(n, k):
+        b = res.get(n) or {}
+        return None if n in errors else b.get(k)
+    def fsec(v):
+        return "n/a" if v is None else (f"{v * 1e3:.3g} ms" if v >= 1e-3 else f"{v * 1e6:.3g} us")
+    summ = {"pocl1": [], "poclN": [], "ocl": [], "ref": []}
+    lines = []
+    for case, r in cl_rows.items():
+        n1, nn = r.get(1), r.get(most)
+        dev = (res.get(n1 or nn) or {}).get("label", "")
+        wi = cnt(n1 or nn, "work_items")
+        p1, pn, og, rf = cnt(n1, "pocl_ratio"), cnt(nn, "pocl_ratio"), cnt(nn, "oclgrind_ratio"), cnt(n1, "reference_ratio")
+        summ["pocl1"].append(p1); summ["poclN"].append(pn); summ["ocl"].append(og); summ["ref"].append(rf)
+        row = (f"| {case} | {dev} | {'n/a' if wi is None else f'{int(wi):,}'} | {fsec(cnt(n1, 'visakit_seconds'))} | "
+               f"{fsec(cnt(n1, 'pocl_seconds'))} | {fmt_x(p1)} | {fsec(cnt(nn, 'visakit_seconds'))} | {fsec(cnt(nn, 'pocl_seconds'))} | "
+               f"{fmt_x(pn)} | {fsec(cnt(nn, 'oclgrind_seconds'))} | {fmt_x(og, 1)} | {fmt_x(rf, 1)} |")
+        err = [errors[x] for x in (n1, nn) if x in errors]
+        if err:
+            row += f" **error: {err[0]}**"
+        lines.append(row)
+    def summary(v, digits=3):
+        v = [x for x in v if x is not None]
+        if not v:
+            return "n/a"
+        return f"geomean {fmt_x(geo(v), digits)}, min {fmt_x(min(v), digits)}, max {fmt_x(max(v), digits)} ({len(v)} cases)"
+    print(f"- ratio to pocl, {most} host threads: {summary(summ['poclN'])}; below 0.05: "
+          f"{sum(1 for x in summ['poclN'] if x is not None and x < 0.05)} (target: geomean >= 0.25, none below 0.05)")
+    print(f"- ratio to pocl, 1 host thread: {summary(summ['pocl1'])}")
+    print(f"- Oclgrind's time / visakit's ({most} host threads): {summary(summ['ocl'], 1)}; below 500: "
+          f"{sum(1 for x in summ['ocl'] if x is not None and x < 500)} (target: none)")
+    print(f"- reference tier's time / fast tier's (1 host thread): {summary(summ['ref'], 1)}\n")
+    print(f"| case | device | work-items | visakit, 1 thread | pocl, 1 thread | ratio to pocl, 1 | visakit, {most} threads | "
+          f"pocl, {most} threads | ratio to pocl, {most} | Oclgrind | Oclgrind / visakit | reference / fast |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for l in lines:
+        print(l)
+
 print("\n## --check\n")
 print("Slow-down = check off / check on from the two separate benchmarks; paired = the median over alternating "
       "runs with and without --check (`BM_CheckCost`) of the time on / the time off of each pair.\n")

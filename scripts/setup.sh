@@ -3,7 +3,7 @@
 set -euo pipefail
 pkgs=(cmake ninja-build g++ clang libclang-rt-14-dev lld libgtest-dev libgmock-dev libbenchmark-dev
       libcli11-dev libfmt-dev nlohmann-json3-dev xxd python3
-      intel-opencl-icd pocl-opencl-icd ocl-icd-opencl-dev opencl-headers)
+      intel-opencl-icd pocl-opencl-icd ocl-icd-opencl-dev opencl-headers oclgrind)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -78,6 +78,7 @@ struct Result {
   std::array<uint64_t, 3> local{};       // the work-group size used
   std::vector<std::pair<unsigned, std::vector<uint8_t>>> outputs;  // the --out arguments, in order
   sim::Stats stats;
+  double runSeconds = 0;                 // wall time of the simulation (the launch, not the load or compile)
   std::vector<ClFinding> findings;
   bool compared = false;
   std::vector<ArgComparison> comparisons;

@@ -2,6 +2,7 @@
 // the kernel's vISA and patch tokens, launch it in the simulator, and compare
 // with the OpenCL CPU device when asked.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -246,7 +247,9 @@ Result run(const Request& rq) {
   pl.cfg.jobs = rq.jobs;
   pl.cfg.maxSteps = rq.maxSteps;
   pl.cfg.maxExamples = rq.maxExamples;
+  const auto t0 = std::chrono::steady_clock::now();
   sim::RunResult rr = sim::run(*k, pl.bindings, pl.cfg);
+  res.runSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!rr.ok()) return failed(1, rr.error);
   res.stats = rr.stats;
 

@@ -80,6 +80,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     j["visa_warnings"] = r.warningCount;
     j["tier"] = r.stats.tier;
     j["via_semantics"] = r.stats.viaSemantics;
+    j["run_seconds"] = r.runSeconds;
     j["findings"] = nlohmann::json::array();
     for (const cl::ClFinding& f : r.findings) {
       nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},

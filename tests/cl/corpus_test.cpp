@@ -20,173 +20,29 @@
 #include <fmt/format.h>
 
 #include "../unit/test_util.hpp"
+#include "corpus.hpp"
 #include "cl/launch_args.hpp"
 #include "cl/ocl/cpu_runner.hpp"
 #include "visakit/visakit.hpp"
 
 namespace fs = std::filesystem;
 using namespace visakit::cl;
+namespace corpus = visakit::corpus;
+
+namespace visakit::corpus {
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+}  // namespace visakit::corpus
 
 namespace {
 
-struct Case {
-  std::string name, file, stem;  // stem: the dump folder's name (file stem, -bN, -4gb)
-  std::string kernel, global, local, offset, buildOptions;
-  std::vector<std::pair<unsigned, std::string>> args;  // I, SPEC (DATA names still @name)
-  std::vector<unsigned> outs;
-  std::vector<std::string> devices;
-  bool model = false, broken = false, also4gb = false;
-  uint64_t ulps = 0;  // EXPECT-TOLERANCE ulp:N
-};
-void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+using corpus::Case;
 
-std::map<std::string, std::vector<uint8_t>>& dataBytes() {
-  static std::map<std::string, std::vector<uint8_t>> d;
-  return d;
+const corpus::Corpus& theCorpus() {
+  static const corpus::Corpus c = corpus::read(fs::path(VISAKIT_SOURCE_DIR) / "tests/cl");
+  return c;
 }
-
-// splitmix64 (tests/cl/README.md "DATA generators").
-struct SplitMix {
-  uint64_t s;
-  uint64_t next() {
-    s += 0x9E3779B97F4A7C15ull;
-    uint64_t z = s;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
-};
-
-unsigned typeBytes(const std::string& t) {
-  if (t == "i8" || t == "u8") return 1;
-  if (t == "i16" || t == "u16") return 2;
-  if (t == "i32" || t == "u32" || t == "f32") return 4;
-  return 8;
-}
-
-uint64_t parseInt(const std::string& s) {
-  bool neg = !s.empty() && s[0] == '-';
-  std::string t = neg ? s.substr(1) : s;
-  uint64_t v = std::stoull(t, nullptr, t.rfind("0x", 0) == 0 ? 16 : 10);
-  return neg ? ~v + 1 : v;
-}
-
-void put(std::vector<uint8_t>& out, const std::string& type, uint64_t intBits, double d) {
-  unsigned n = typeBytes(type);
-  uint64_t bits = intBits;
-  if (type == "f32") {
-    float f = static_cast<float>(d);
-    uint32_t b;
-    std::memcpy(&b, &f, 4);
-    bits = b;
-  } else if (type == "f64") {
-    std::memcpy(&bits, &d, 8);
-  }
-  for (unsigned i = 0; i < n; ++i) out.push_back(static_cast<uint8_t>(bits >> (8 * i)));
-}
-
-std::vector<uint8_t> generate(const std::string& type, uint64_t count, const std::vector<std::string>& g) {
-  std::vector<uint8_t> out;
-  const bool flt = type == "f32" || type == "f64";
-  const std::string& kind = g.at(0);
-  SplitMix sm{kind == "rand" || kind == "frand" ? parseInt(g.at(1)) : 0};
-  for (uint64_t i = 0; i < count; ++i) {
-    if (kind == "iota") {
-      if (flt) put(out, type, 0, std::stod(g.at(1)) + static_cast<double>(i) * std::stod(g.at(2)));
-      else put(out, type, parseInt(g.at(1)) + i * parseInt(g.at(2)), 0);
-    } else if (kind == "const") {
-      if (flt) put(out, type, 0, std::stod(g.at(1)));
-      else put(out, type, parseInt(g.at(1)), 0);
-    } else if (kind == "rand") {  // rand <seed> <lo> <hi>
-      uint64_t lo = parseInt(g.at(2)), hi = parseInt(g.at(3)), range = hi - lo + 1, x = sm.next();
-      put(out, type, range == 0 ? lo + x : lo + x % range, 0);
-    } else if (kind == "frand") {  // frand <seed> <lo> <hi>
-      double lo = std::stod(g.at(2)), hi = std::stod(g.at(3));
-      double u = static_cast<double>(sm.next() >> 11) * 0x1p-53;
-      put(out, type, 0, lo + (hi - lo) * u);
-    } else if (kind == "list") {
-      const std::string& v = g.at(1 + i);
-      if (flt) put(out, type, 0, std::stod(v));
-      else put(out, type, parseInt(v), 0);
-    } else {
-      throw std::runtime_error("unknown generator " + kind);
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> words(const std::string& s) {
-  std::vector<std::string> w;
-  std::istringstream in(s);
-  for (std::string t; in >> t;) w.push_back(t);
-  return w;
-}
-
-// Every case of the corpus, with its DATA generated.
-const std::vector<Case>& cases() {
-  static const std::vector<Case> all = [] {
-    std::vector<Case> v;
-    for (const fs::path& f : vtest::sourceFiles({"tests/cl"}, ".cl")) {
-      std::istringstream in(vtest::readAll(f));
-      std::vector<std::string> devices = {"skl", "tgllp", "dg2", "acm-g10", "pvc"};
-      bool also4gb = false;
-      std::vector<Case> fileCases;
-      std::vector<std::string> optionValues;  // distinct --build-options, in CASE order
-      for (std::string line; std::getline(in, line);) {
-        if (line.rfind("// DEVICES:", 0) == 0) devices = words(line.substr(11));
-        if (line.rfind("// ALSO-4GB", 0) == 0) also4gb = true;
-        if (line.rfind("// DATA ", 0) == 0) {
-          size_t colon = line.find(':');
-          std::string name = line.substr(8, colon - 8);
-          std::vector<std::string> w = words(line.substr(colon + 1));
-          std::vector<std::string> gen(w.begin() + 2, w.end());
-          dataBytes()[name] = generate(w[0], std::stoull(w[1]), gen);
-        }
-        if (line.rfind("// CASE ", 0) == 0) {
-          Case c;
-          size_t colon = line.find(':');
-          c.name = line.substr(8, colon - 8);
-          c.file = f.string();
-          std::string rest = line.substr(colon + 1);
-          std::smatch m;
-          if (std::regex_search(rest, m, std::regex("--build-options \"([^\"]*)\""))) {
-            c.buildOptions = m[1];
-            rest = m.prefix().str() + m.suffix().str();
-          }
-          std::vector<std::string> w = words(rest);
-          for (size_t i = 0; i + 1 < w.size(); ++i) {
-            if (w[i] == "--kernel") c.kernel = w[i + 1];
-            if (w[i] == "--global") c.global = w[i + 1];
-            if (w[i] == "--local") c.local = w[i + 1];
-            if (w[i] == "--offset") c.offset = w[i + 1];
-            if (w[i] == "--arg") {
-              size_t eq = w[i + 1].find('=');
-              c.args.emplace_back(static_cast<unsigned>(std::stoul(w[i + 1].substr(0, eq))), w[i + 1].substr(eq + 1));
-            }
-            if (w[i] == "--out") c.outs.push_back(static_cast<unsigned>(std::stoul(w[i + 1])));
-          }
-          auto it = std::find(optionValues.begin(), optionValues.end(), c.buildOptions);
-          size_t idx = static_cast<size_t>(it - optionValues.begin());
-          if (it == optionValues.end()) optionValues.push_back(c.buildOptions);
-          c.stem = f.stem().string() + (idx ? fmt::format("-b{}", idx) : "");
-          fileCases.push_back(c);
-        }
-        if (!fileCases.empty()) {
-          if (line.rfind("// EXPECT: model", 0) == 0) fileCases.back().model = true;
-          if (line.rfind("// BROKEN:", 0) == 0) fileCases.back().broken = true;
-          if (line.rfind("// EXPECT-TOLERANCE: ulp:", 0) == 0) fileCases.back().ulps = std::stoull(line.substr(25));
-        }
-      }
-      for (Case& c : fileCases) {
-        c.devices = devices;
-        c.also4gb = also4gb;
-        if (!c.broken) v.push_back(c);
-      }
-    }
-    return v;
-  }();
-  return all;
-}
+const std::vector<Case>& cases() { return theCorpus().cases; }
+const std::map<std::string, std::vector<uint8_t>>& dataBytes() { return theCorpus().data; }
 
 fs::path dumpsRoot() { return fs::path(VISAKIT_BINARY_DIR) / "cl-dumps"; }
 
@@ -341,13 +197,13 @@ TEST(ClCorpusData, GeneratorsReadSeedThenBounds) {
     return v;
   };
   // lo = 0, hi = 2^64 - 1: the range is all 2^64 values, the element is x itself.
-  EXPECT_EQ(u64s(generate("u64", 3, {"rand", "0", "0", "0xffffffffffffffff"})),
+  EXPECT_EQ(u64s(corpus::generate("u64", 3, {"rand", "0", "0", "0xffffffffffffffff"})),
             (std::vector<uint64_t>{0xe220a8397b1dcdafull, 0x6e789e6aa1b965f4ull, 0x06c45d188009454full}));
   // 10 + x mod 10: 16294208416658607535 mod 10 = 5, 7960286522194355700 mod 10 = 0.
-  EXPECT_EQ(generate("u32", 2, {"rand", "0", "10", "19"}), (std::vector<uint8_t>{15, 0, 0, 0, 10, 0, 0, 0}));
+  EXPECT_EQ(corpus::generate("u32", 2, {"rand", "0", "10", "19"}), (std::vector<uint8_t>{15, 0, 0, 0, 10, 0, 0, 0}));
   // u = (x >> 11) * 2^-53 = 0.88331080821364..., d = 2 + 2u = 3.7666216164272...,
   // to f32 0x40711054 (sign 0, exponent 128, mantissa 0x711054).
-  EXPECT_EQ(generate("f32", 1, {"frand", "0", "2.0", "4.0"}), (std::vector<uint8_t>{0x54, 0x10, 0x71, 0x40}));
+  EXPECT_EQ(corpus::generate("f32", 1, {"frand", "0", "2.0", "4.0"}), (std::vector<uint8_t>{0x54, 0x10, 0x71, 0x40}));
 }
 
 // Every .visaasm IGC dumped for the corpus, on every device: it loads and

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <bit>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -311,6 +312,58 @@ TEST(ClCpuRunner, NoPlatform) {
   else ::unsetenv("OCL_ICD_VENDORS");
   EXPECT_FALSE(r.ok);
   EXPECT_HAS(r.error, "no OpenCL platform named 'Portable Computing Language' (pocl; install pocl-opencl-icd");
+}
+
+TEST(ClCpuRunner, TimedLaunchesLeaveTheFirstRunsBuffers) {
+  // a[i] += 1 launched 1 + 3 times: the buffers are the first launch's (each timed
+  // launch starts again from {1, 2, 3, 4}), and every launch is timed.
+  const char* src = "kernel void inc(global int* a) { a[get_global_id(0)] += 1; }";
+  std::vector<int32_t> a = {1, 2, 3, 4};
+  CpuRunRequest q;
+  q.source = src;
+  q.kernel = "inc";
+  q.launch = shape("4");
+  std::vector<KernelArgValue> args = {buffer(a)};
+  q.args = args;
+  q.timedLaunches = 3;
+  CpuRunResult r = runOnCpu(q);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(asVector<int32_t>(r.buffers[0]), (std::vector<int32_t>{2, 3, 4, 5}));
+  ASSERT_EQ(r.launchSeconds.size(), 4u);
+  for (double s : r.launchSeconds) EXPECT_GT(s, 0.0);
+}
+
+TEST(ClCpuRunner, AnotherPlatformByName) {
+  // Oclgrind (scripts/setup.sh installs it) through an ICD folder of its own, as the
+  // benchmarks run it: the same saxpy, on the platform asked for.
+  ASSERT_STRNE(VISAKIT_OCLGRIND_ICD, "") << "CMake found no liboclgrind-rt-icd.so (package oclgrind)";
+  const std::string dir = ::testing::TempDir() + "visakit_oclgrind_icd";
+  ASSERT_EQ(std::system(("mkdir -p '" + dir + "'").c_str()), 0);
+  {
+    FILE* f = std::fopen((dir + "/oclgrind.icd").c_str(), "w");
+    ASSERT_NE(f, nullptr);
+    std::fprintf(f, "%s\n", VISAKIT_OCLGRIND_ICD);
+    std::fclose(f);
+  }
+  std::vector<float> x = {1, 2, 3, 4}, y = {10, 20, 30, 40};
+  CpuRunRequest q;
+  q.source = kSaxpy;
+  q.kernel = "saxpy";
+  q.launch = shape("4");
+  std::vector<KernelArgValue> args = {arg("f32:0.5"), buffer(x), buffer(y)};
+  q.args = args;
+  q.platform = "Oclgrind";
+  q.icdVendors = dir;
+  CpuRunResult r = runOnCpu(q);
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.platform, "Oclgrind");
+  EXPECT_EQ(asVector<float>(r.buffers[2]), (std::vector<float>{10.5f, 21, 31.5f, 42}));
+  ASSERT_EQ(r.launchSeconds.size(), 1u);
+
+  q.platform = "visakit-no-such-platform";
+  r = runOnCpu(q);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.error, "no OpenCL platform named 'visakit-no-such-platform'; the ICD loader found 'Oclgrind'");
 }
 
 TEST(ClCpuRunner, InThisProcess) {

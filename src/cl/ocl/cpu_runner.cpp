@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -229,15 +230,15 @@ CpuRunResult runHere(const CpuRunRequest& q) {
     for (cl_platform_id p : platforms) {
       std::string name = platformString(p, CL_PLATFORM_NAME);
       names.push_back("'" + name + "'");
-      if (!platform && name.find(kCpuPlatformName) != std::string::npos) {
+      if (!platform && name.find(q.platform) != std::string::npos) {
         platform = p;
         r.platform = name;
       }
     }
     if (!platform)
-      throw Failure{fmt::format("no OpenCL platform named '{}' (pocl; install pocl-opencl-icd, as scripts/setup.sh does); "
-                                "the ICD loader found {}",
-                                kCpuPlatformName, names.empty() ? std::string("none") : joinLines(names))};
+      throw Failure{fmt::format("no OpenCL platform named '{}'{}; the ICD loader found {}", q.platform,
+                                q.platform == kCpuPlatformName ? " (pocl; install pocl-opencl-icd, as scripts/setup.sh does)" : "",
+                                names.empty() ? std::string("none") : joinLines(names))};
     cl_device_id device = nullptr;
     e = clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, nullptr);
     if (e == CL_DEVICE_NOT_FOUND) throw Failure{fmt::format("the OpenCL platform '{}' has no CPU device", r.platform)};
@@ -344,18 +345,23 @@ CpuRunResult runHere(const CpuRunRequest& q) {
       offset[i] = L.offset[i];
       if (L.local) local[i] = (*L.local)[i];
     }
-    cl_event ev = nullptr;
-    check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), L.dims, offset.data(), global.data(),
-                                 L.local ? local.data() : nullptr, 0, nullptr, &ev),
-          "clEnqueueNDRangeKernel");
-    EventPtr event(ev);
-    e = clWaitForEvents(1, &ev);
-    cl_int status = CL_COMPLETE;
-    check(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr),
-          "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
-    if (status < 0) throw Failure{fmt::format("OpenCL CPU device: kernel '{}' failed: {}", q.kernel, clErrorName(status))};
-    check(e, "clWaitForEvents");
-
+    // One launch, to completion: its wall time.
+    auto launch = [&] {
+      cl_event ev = nullptr;
+      const auto t0 = std::chrono::steady_clock::now();
+      check(clEnqueueNDRangeKernel(queue.get(), kernel.get(), L.dims, offset.data(), global.data(),
+                                   L.local ? local.data() : nullptr, 0, nullptr, &ev),
+            "clEnqueueNDRangeKernel");
+      EventPtr event(ev);
+      cl_int waited = clWaitForEvents(1, &ev);
+      r.launchSeconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+      cl_int status = CL_COMPLETE;
+      check(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, nullptr),
+            "clGetEventInfo(CL_EVENT_COMMAND_EXECUTION_STATUS)");
+      if (status < 0) throw Failure{fmt::format("OpenCL CPU device: kernel '{}' failed: {}", q.kernel, clErrorName(status))};
+      check(waited, "clWaitForEvents");
+    };
+    launch();
     // Every buffer back.
     r.buffers.resize(q.args.size());
     for (size_t i = 0; i < q.args.size(); ++i) {
@@ -364,6 +370,16 @@ CpuRunResult runHere(const CpuRunRequest& q) {
       check(clEnqueueReadBuffer(queue.get(), mems[i].get(), CL_TRUE, 0, out.size(), out.data(), 0, nullptr, nullptr),
             fmt::format("clEnqueueReadBuffer (argument {})", i));
       r.buffers[i] = std::move(out);
+    }
+    // The timed launches, each on the initial bytes again.
+    for (unsigned n = 0; n < q.timedLaunches; ++n) {
+      for (size_t i = 0; i < q.args.size(); ++i)
+        if (mems[i]) {
+          const auto& b = std::get<BufferArg>(q.args[i]).bytes;
+          check(clEnqueueWriteBuffer(queue.get(), mems[i].get(), CL_TRUE, 0, b.size(), b.data(), 0, nullptr, nullptr),
+                fmt::format("clEnqueueWriteBuffer (argument {})", i));
+        }
+      launch();
     }
     r.ok = true;
   } catch (const Failure& f) {
@@ -428,6 +444,8 @@ struct Reader {
   for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGSEGV, SIGBUS, SIGILL, SIGFPE}) std::signal(sig, SIG_DFL);
   // Read by pocl's CPU device when it starts, in this process only.
   if (q.jobs) ::setenv("POCL_MAX_PTHREAD_COUNT", std::to_string(q.jobs).c_str(), 1);
+  // Read by the ICD loader at its first call, in this process only.
+  if (!q.icdVendors.empty()) ::setenv("OCL_ICD_VENDORS", q.icdVendors.c_str(), 1);
   int rc = 0;
   try {
     CpuRunResult r = runHere(q);
@@ -437,6 +455,8 @@ struct Reader {
     putStr(head, r.error);
     putStr(head, r.platform);
     putStr(head, r.device);
+    putU64(head, r.launchSeconds.size());
+    for (double sec : r.launchSeconds) putU64(head, std::bit_cast<uint64_t>(sec));
     putU64(head, r.params.size());
     for (const auto& p : r.params) {
       putU64(head, static_cast<uint64_t>(p.address));
@@ -552,6 +572,8 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
   r.error = rd.str();
   r.platform = rd.str();
   r.device = rd.str();
+  uint64_t nl = rd.u64();
+  for (uint64_t i = 0; good && rd.ok && i < nl; ++i) r.launchSeconds.push_back(std::bit_cast<double>(rd.u64()));
   uint64_t np = rd.u64();
   for (uint64_t i = 0; good && rd.ok && i < np; ++i) {
     KernelParam p;

@@ -38,6 +38,15 @@ struct CpuRunRequest {
   bool isolate = true;        // run in a child process (see above); false: in this process
   unsigned timeoutSeconds = 0;  // isolated runs only: stop the child after this long; 0: no limit
   unsigned jobs = 0;  // isolated runs only: pocl's host threads (POCL_MAX_PTHREAD_COUNT in the child); 0: pocl's default
+  // The OpenCL platform to run on: the first whose name contains this (pocl by default;
+  // "Oclgrind" for the benchmarks), and its CPU device.
+  std::string platform = std::string(kCpuPlatformName);
+  // Isolated runs only: the ICD loader's folder of .icd files (OCL_ICD_VENDORS in the
+  // child) instead of the system's; "": the system's.
+  std::string icdVendors;
+  // After the run, launch the kernel this many more times, each on the arguments'
+  // initial bytes, for CpuRunResult::launchSeconds (the buffers are the first run's).
+  unsigned timedLaunches = 0;
 };
 
 struct CpuRunResult {
@@ -48,6 +57,9 @@ struct CpuRunResult {
   // The kernel's parameters as the device reports them (empty if it cannot).
   std::vector<KernelParam> params;
   std::string platform, device;  // the names of the platform and device used
+  // Wall time of each launch from clEnqueueNDRangeKernel to its completion: the
+  // run's, then CpuRunRequest::timedLaunches more.
+  std::vector<double> launchSeconds;
 };
 
 bool cpuRunnerAvailable();
