@@ -456,9 +456,27 @@ inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) 
   }
 }
 
+// A source modifier on a 32-bit lane (chapter 5 "modifiers"; DOperand::Mod32, set by
+// fastMod): on F the sign bit (negation and absolute value are exact), on an
+// extended integer the wrapping operation, which the 32-bit truncation of an
+// ADD or MUL result cannot tell from the exact one.
+inline uint32_t mod32(DOperand::Mod32 m, uint32_t v) {
+  using M = DOperand::Mod32;
+  switch (m) {
+    case M::FNeg: return v ^ 0x80000000u;
+    case M::FAbs: return v & 0x7fffffffu;
+    case M::FNegAbs: return v | 0x80000000u;
+    case M::INeg: return 0u - v;
+    case M::IAbs: return static_cast<int32_t>(v) < 0 ? 0u - v : v;
+    case M::INegAbs: return static_cast<int32_t>(v) < 0 ? v : 0u - v;
+    case M::INot: return ~v;
+    default: return v;
+  }
+}
+
 // Source lanes as 32-bit values: integers extended, F as its bits.
 template <unsigned N>
-[[gnu::always_inline]] inline void loadLanes(const Ctx& c, const DOperand& o, uint32_t* out) {
+[[gnu::always_inline]] inline void loadLanesRaw(const Ctx& c, const DOperand& o, uint32_t* out) {
   const uint8_t* regs = c.t.regs.data();
   switch (o.load32) {
     case DOperand::Load32::Contig: copyFixed<4 * N>(out, regs + o.off[0]); return;
@@ -488,11 +506,19 @@ template <unsigned N>
   }
 }
 
-// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc).
+template <unsigned N>
+[[gnu::always_inline]] inline void loadLanes(const Ctx& c, const DOperand& o, uint32_t* out) {
+  loadLanesRaw<N>(c, o, out);
+  if (o.mod32 != DOperand::Mod32::None && o.load32 != DOperand::Load32::Imm)
+    for (unsigned k = 0; k < N; ++k) out[k] = mod32(o.mod32, out[k]);
+}
+
+// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
+// its modifier already set (fastMod).
 void setLoad32(DOperand& o) {
   if (o.kind == DOperand::Kind::Imm) {
     o.load32 = DOperand::Load32::Imm;
-    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = ext32(o.imm[k % o.immPeriod], o.type);
+    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type));
     return;
   }
   if (typeSize(o.type) != 4) {
@@ -567,9 +593,9 @@ void vecAlu(Ctx& c, const DInst& d) {
 inline uint32_t load1(const Ctx& c, const DOperand& o) {
   uint32_t r;
   std::memcpy(&r, c.t.regs.data() + o.off[0], 4);
-  uint32_t v = o.load32 == DOperand::Load32::Imm ? o.imm32[0] : r;
-  if (o.load32 == DOperand::Load32::Narrow) v = ext32(v, o.type);
-  return v;
+  if (o.load32 == DOperand::Load32::Imm) return o.imm32[0];
+  if (o.load32 == DOperand::Load32::Narrow) r = ext32(r, o.type);
+  return o.mod32 == DOperand::Mod32::None ? r : mod32(o.mod32, r);
 }
 
 // vecAlu with one lane (pickFast): no lane arrays.
@@ -674,13 +700,42 @@ void vecCmp(Ctx& c, const DInst& d) {
   p = (p & ~m) | (static_cast<uint32_t>(uint64_t{res} << d.maskOff) & m);
 }
 
-bool fastIntSrc(const DOperand& o) {
-  if (o.mod != Mod::None) return false;
+// The Mod32 of source o of operation `op` in the vector handlers, or false if they
+// cannot apply its modifier exactly: F negation and absolute value for ADD, MUL
+// and CMP (the sign bit; a NaN stays a NaN, which ADD and MUL make canonical and
+// CMP finds unordered); integer negation and absolute value for ADD and MUL (the
+// result is truncated to 32 bits, so the wrapping operation gives its bits; the
+// absolute value of an unsigned source is the source); ~ for the logic operations
+// on 32-bit or sign-extended sources (~ of the extension is the extension of ~).
+bool fastMod(DOperand& o, Opcode op, bool flt) {
+  using M = DOperand::Mod32;
+  o.mod32 = M::None;
+  if (o.mod == Mod::None) return true;
+  const bool arith = op == Opcode::ADD || op == Opcode::MUL;
+  if (flt) {
+    if (!arith && op != Opcode::CMP) return false;
+    o.mod32 = o.mod == Mod::Neg ? M::FNeg : o.mod == Mod::Abs ? M::FAbs : o.mod == Mod::NegAbs ? M::FNegAbs : M::None;
+    return o.mod32 != M::None;
+  }
+  if (o.mod == Mod::Not) {
+    if ((op != Opcode::AND && op != Opcode::OR && op != Opcode::XOR && op != Opcode::NOT) ||
+        (typeSize(o.type) < 4 && !isSignedInt(o.type)))
+      return false;
+    o.mod32 = M::INot;
+    return true;
+  }
+  if (!arith) return false;
+  const bool sgn = isSignedInt(o.type);
+  o.mod32 = o.mod == Mod::Neg ? M::INeg : o.mod == Mod::Abs ? (sgn ? M::IAbs : M::None) : sgn ? M::INegAbs : M::INeg;
+  return true;
+}
+bool fastIntSrc(DOperand& o, Opcode op) {
+  if (!fastMod(o, op, false)) return false;
   if (o.kind == DOperand::Kind::Imm) return isIntType(o.type) && typeSize(o.type) <= 4;
   return o.kind == DOperand::Kind::Reg && isIntType(o.type) && o.type != Type::BOOL && typeSize(o.type) <= 4;
 }
-bool fastFltSrc(const DOperand& o) {
-  return o.mod == Mod::None && o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm);
+bool fastFltSrc(DOperand& o, Opcode op) {
+  return o.type == Type::F && (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm) && fastMod(o, op, true);
 }
 
 enum class Form : uint8_t { Fn, Fused, Merged, AllOn };
@@ -776,7 +831,7 @@ struct CmpH {
   static constexpr Handler fn = vecCmp<Float, N>;
 };
 
-Handler pickFastShape(const DInst& d, Opcode op, int nsrc);
+Handler pickFastShape(DInst& d, Opcode op, int nsrc);
 
 // denseAlu<Op, Float, N, ScalarB> for an instruction vecAlu<Op, Float, N> serves,
 // when its operands have the dense shape (and its fusedRun as d.fusedFn); else nullptr.
@@ -789,6 +844,8 @@ Handler pickDenseOp(DInst& d, int nsrc) {
     return byExec<H, Op, Float>(d.exec);
   };
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+  for (int s = 0; s < nsrc; ++s)  // (an immediate's modifier is in its imm32)
+    if (d.src[s].mod32 != DOperand::Mod32::None && d.src[s].load32 != DOperand::Load32::Imm) return nullptr;
   const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
   auto vec = [&](const DOperand& o) {
     if (o.load32 != DOperand::Load32::Contig) return false;
@@ -819,22 +876,22 @@ Handler pickDense(DInst& d, Handler vec, int nsrc) {
 }
 
 Handler pickFast(DInst& d, Opcode op, int nsrc) {
+  Handler h = pickFastShape(d, op, nsrc);  // (sets each source's Mod32)
   for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s]);
-  Handler h = pickFastShape(d, op, nsrc);
   if (!h) return nullptr;
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   return h;
 }
-Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
+Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;
   if (op == Opcode::CMP) {
     if (d.dst.kind != DOperand::Kind::Pred) return nullptr;
     if (d.floatDomain) {
-      if (d.execType != Type::F || !fastFltSrc(d.src[0]) || !fastFltSrc(d.src[1])) return nullptr;
+      if (d.execType != Type::F || !fastFltSrc(d.src[0], op) || !fastFltSrc(d.src[1], op)) return nullptr;
       if (d.exec == 1) return scalarCmp(d).first;
       return byExec<CmpH, Opcode::CMP, true>(d.exec);
     }
-    if (!fastIntSrc(d.src[0]) || !fastIntSrc(d.src[1])) return nullptr;
+    if (!fastIntSrc(d.src[0], op) || !fastIntSrc(d.src[1], op)) return nullptr;
     if (d.exec == 1) return scalarCmp(d).first;
     return byExec<CmpH, Opcode::CMP, false>(d.exec);
   }
@@ -842,7 +899,7 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
   if (d.floatDomain) {
     if (d.dst.type != Type::F || d.execType != Type::F) return nullptr;
     for (int s = 0; s < nsrc; ++s)
-      if (!fastFltSrc(d.src[s])) return nullptr;
+      if (!fastFltSrc(d.src[s], op)) return nullptr;
     if (op == Opcode::ADD) return byExec<AluH, Opcode::ADD, true>(d.exec);
     if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
     if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
@@ -850,7 +907,7 @@ Handler pickFastShape(const DInst& d, Opcode op, int nsrc) {
   }
   if (d.dst.type != Type::UD && d.dst.type != Type::D) return nullptr;
   for (int s = 0; s < nsrc; ++s)
-    if (!fastIntSrc(d.src[s])) return nullptr;
+    if (!fastIntSrc(d.src[s], op)) return nullptr;
   switch (op) {
     case Opcode::ADD: return byExec<AluH, Opcode::ADD, false>(d.exec);
     case Opcode::MUL: return byExec<AluH, Opcode::MUL, false>(d.exec);

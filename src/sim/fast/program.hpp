@@ -41,6 +41,9 @@ struct DOperand {
   // and an immediate's lanes k & 7 already extended to 32 bits (E13, E20).
   enum class Load32 : uint8_t { Narrow, Contig, Bcast, Gen, Imm };
   Load32 load32 = Load32::Narrow;
+  // The source modifier on those 32-bit lanes (an immediate's imm32 has it already).
+  enum class Mod32 : uint8_t { None, FNeg, FAbs, FNegAbs, INeg, IAbs, INegAbs, INot };
+  Mod32 mod32 = Mod32::None;
   std::array<uint32_t, 8> imm32{};
 };
 
