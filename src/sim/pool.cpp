@@ -67,8 +67,10 @@ void HostPool::workerLoop(Slot& slot, unsigned j) {
   bool spin = true;
   for (;;) {
     seen = awaitChange(slot.go, seen, spin);
+    uint32_t posted = kPosted;
+    if (!slot.claim.compare_exchange_strong(posted, kRunning, std::memory_order_acq_rel)) continue;  // withdrawn
     job_(arg_, j);
-    spin = spin_;  // (the job's fields stay put until its workers are all done)
+    spin = spin_;  // (the job's fields stay put until its running workers are all done)
     done_.fetch_add(1, std::memory_order_acq_rel);
     done_.notify_one();
   }
@@ -88,7 +90,7 @@ bool HostPool::startThread() {
   return true;
 }
 
-void HostPool::run(unsigned n, Job job, void* arg) {
+void HostPool::run(unsigned n, Job job, void* arg, bool withdraw) {
   if (n <= 1) {
     job(arg, 0);
     return;
@@ -119,6 +121,7 @@ void HostPool::run(unsigned n, Job job, void* arg) {
     done_.store(0, std::memory_order_relaxed);
     for (unsigned j = 1; j <= pooled; ++j) {
       Slot& s = *slots_[j - 1];
+      s.claim.store(kPosted, std::memory_order_release);
       s.go.fetch_add(1, std::memory_order_release);
       s.go.notify_one();
     }
@@ -126,7 +129,13 @@ void HostPool::run(unsigned n, Job job, void* arg) {
   job(arg, 0);
   for (unsigned j : onCaller) job(arg, j);
   for (auto& t : extra) t.join();
-  for (uint32_t d = done_.load(std::memory_order_acquire); pooled && d != pooled;) d = awaitChange(done_, d, spin_);
+  // With `withdraw`, the workers no pool thread has started are withdrawn; the others are waited for.
+  uint32_t running = pooled;
+  for (unsigned j = 1; withdraw && j <= pooled; ++j) {
+    uint32_t posted = kPosted;
+    if (slots_[j - 1]->claim.compare_exchange_strong(posted, kWithdrawn, std::memory_order_acq_rel)) --running;
+  }
+  for (uint32_t d = done_.load(std::memory_order_acquire); pooled && d != running;) d = awaitChange(done_, d, spin_);
 }
 
 }  // namespace visakit::sim

@@ -25,11 +25,15 @@ class HostPool {
   static HostPool& instance();
 
   // Runs job(arg, j) for j in [0, n): j = 0 on the calling thread, the others
-  // on pool threads; returns when all n have returned. The pool keeps at most
-  // maxThreads() threads; workers beyond them get threads of their own for this
-  // job. If another launch holds the pool, this one starts and joins threads of
-  // its own instead.
-  void run(unsigned n, Job job, void* arg);
+  // on pool threads; returns when all n have returned. With `withdraw`, a
+  // pool thread that has not started its worker when worker 0 returns does
+  // not start it, and run returns when those that started have returned: for
+  // a job any one worker can finish (the launches' workers take units from
+  // shared counters), so that a short launch does not wait for a thread the
+  // scheduler has not run yet. The pool keeps at most maxThreads() threads;
+  // workers beyond them get threads of their own for this job. If another
+  // launch holds the pool, this one starts and joins threads of its own instead.
+  void run(unsigned n, Job job, void* arg, bool withdraw = false);
 
   // How long an idle pool thread, and a caller waiting for the pool threads,
   // spins before it sleeps in the kernel. A launch that follows within this
@@ -47,9 +51,13 @@ class HostPool {
  private:
   HostPool() = default;
   // Pool thread j - 1 runs worker j. `go` moves on (release) once the job's
-  // fields are written; only the threads a job needs are told.
+  // fields are written; only the threads a job needs are told. `claim`: the
+  // thread takes a posted job (kPosted -> kRunning) unless the caller has
+  // withdrawn it first (kPosted -> kWithdrawn).
+  enum : uint32_t { kIdle, kPosted, kRunning, kWithdrawn };
   struct Slot {
     alignas(kLine) std::atomic<uint32_t> go{0};
+    std::atomic<uint32_t> claim{kIdle};
   };
   void workerLoop(Slot& slot, unsigned j);
   bool startThread();    // one more pool thread; false if the system has none to give

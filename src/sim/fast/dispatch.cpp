@@ -697,7 +697,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     HostPool::instance().run(jobs, [](void* arg, unsigned j) {
       auto& jb = *static_cast<Job*>(arg);
       workerMain(jb.sh, *jb.workers[j]);
-    }, &job);
+    }, &job, /*withdraw=*/true);  // (workers take units from shared counters)
   }
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;

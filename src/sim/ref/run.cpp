@@ -226,7 +226,7 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
     HostPool::instance().run(jobs, [](void* arg, unsigned j) {
       auto& jb = *static_cast<Job*>(arg);
       workerMain(jb.sh, *jb.workers[j]);
-    }, &job);
+    }, &job, /*withdraw=*/true);  // (workers take units from shared counters)
   }
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;
