@@ -11,6 +11,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -30,6 +31,17 @@ struct SurfaceBinding {
   // the binding table (LaunchConfig::bindingTable) or the stateless address
   // space (LaunchConfig::addresses), named `name` in findings (an OpenCL buffer).
   bool allocation = false;
+  // Memory the caller owns (a mapped file, say), used when memory.data() is not
+  // null: the launch runs on it in place, `bytes` is not used. It must outlive
+  // the run. Transactional runs work on a copy and copy the final contents
+  // back into it only if the run succeeds.
+  std::span<uint8_t> memory = {};
+
+  // The bytes the launch runs on: `memory` when set, else `bytes`.
+  std::span<uint8_t> contents() { return memory.data() ? memory : std::span<uint8_t>(bytes); }
+  std::span<const uint8_t> contents() const {
+    return memory.data() ? std::span<const uint8_t>(memory) : std::span<const uint8_t>(bytes);
+  }
 };
 
 // An explicit launch (visakit cl): the thread groups and each hardware
@@ -189,7 +201,7 @@ struct RunResult {
 // Coordinates of linear thread `t` of a launch (for reports).
 ThreadCoord threadCoord(const LaunchConfig& cfg, uint32_t t);
 
-// Runs `k` (verified with cfg.grfSize) on the surfaces' bytes in place (see
+// Runs `k` (verified with cfg.grfSize) on the surfaces' contents() in place (see
 // LaunchConfig::transactional for all-or-nothing updates).
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
 

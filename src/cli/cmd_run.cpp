@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -146,8 +147,11 @@ int runCommand(const RunArgs& a) {
   for (const Kernel& kk : loaded->module.kernels)
     if (kk.isFunction) cfg.functions.push_back(&kk);  // what FCALL / IFCALL may call
 
-  // Surfaces: NAME=FILE or NAME=zero:BYTES. Input files are only read.
+  // Surfaces: NAME=FILE (mapped private: the file is never modified) or
+  // NAME=zero:BYTES (anonymous memory). The bindings point into `maps`.
   std::vector<sim::SurfaceBinding> bindings;
+  std::vector<MappedFile> maps;
+  maps.reserve(a.surfaces.size());
   uint64_t boundBytes = 0;
   for (const auto& s : a.surfaces) {
     auto [name, what] = splitBinding("--surface", s);
@@ -169,20 +173,17 @@ int runCommand(const RunArgs& a) {
     if (boundBytes > cfg.maxMemoryBytes)
       fail(kExitInvalid, fmt::format("--surface {}: the bound surfaces need {} bytes, over the limit of {} (--max-memory)", name,
                                      boundBytes, cfg.maxMemoryBytes));
-    if (zero) {
-      b.bytes.assign(size, 0);
-    } else {
-      std::string data, err;
-      if (!readFile(what, data, err)) fail(kExitInvalid, fmt::format("--surface {}: {}", name, err));
-      const auto* p = reinterpret_cast<const uint8_t*>(data.data());
-      b.bytes.assign(p, p + data.size());  // one copy, not a char-to-byte loop
-    }
     if (!sim::surfaceByBindingName(*k, name)) {
       std::vector<std::string> decl;
       for (const auto& sv : k->surfaces) decl.push_back(sv.name);
       fail(kExitInvalid, fmt::format("--surface {}: the kernel has no surface named '{}' (it declares: {})", name, name,
                                      decl.empty() ? std::string("none") : fmt::format("{}", fmt::join(decl, ", "))));
     }
+    std::string err;
+    auto m = zero ? MappedFile::zero(size, err) : MappedFile::file(what, size, err);
+    if (!m) fail(kExitInvalid, fmt::format("--surface {}: {}", name, err));
+    b.memory = m->bytes();  // (0 bytes: empty, so the empty `bytes` is used)
+    maps.push_back(std::move(*m));
     bindings.push_back(std::move(b));
   }
   std::vector<std::pair<size_t, std::string>> outs;
@@ -264,11 +265,12 @@ int runCommand(const RunArgs& a) {
 
   // Results: only after a successful run.
   int rc = r.findings.empty() ? kExitOk : kExitFindings;
-  auto bytesOf = [](const std::vector<uint8_t>& b) {
+  auto bytesOf = [](std::span<const uint8_t> b) {
     return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
   };
+  // (writeOutput replaces FILE by a rename: an output over its own input reads the intact mapping.)
   for (const auto& [idx, file] : outs)
-    if (writeOutput(file, bytesOf(bindings[idx].bytes)) != kExitOk) rc = kExitInvalid;
+    if (writeOutput(file, bytesOf(std::as_const(bindings[idx]).contents())) != kExitOk) rc = kExitInvalid;
   if (!a.dumpUrb.empty() && writeOutput(a.dumpUrb, bytesOf(r.urb)) != kExitOk) rc = kExitInvalid;
   return rc;
 }
@@ -293,7 +295,7 @@ Runner addRun(CLI::App& app) {
   cmd->add_option("--group-threads", a->groupThreads, "N: threads per group (%thread_x = 0..N-1); default X*Y of --threads");
   cmd->add_option("--surface", a->surfaces,
                   "NAME=FILE or NAME=zero:BYTES: bind a surface by its declared name, v_name or T<id>\n"
-                  "(%scratch is the stateless surface); FILE is never modified")
+                  "(%scratch is the stateless surface); FILE is mapped, never modified (written pages are copies)")
       ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--out", a->outs, "NAME=FILE: after a successful run, write the surface's final bytes to FILE")->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--arg", a->args,

@@ -9,6 +9,9 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -29,6 +32,62 @@ bool readFile(const std::string& path, std::string& out, std::string& err) {
   }
   out = ss.str();
   return true;
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(data_, size_);
+}
+
+std::optional<MappedFile> MappedFile::file(const std::string& path, uint64_t size, std::string& err) {
+  err.clear();
+  // O_NONBLOCK: a FIFO put in place of the file does not block the open.
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    err = fmt::format("cannot open '{}': {}", path, std::strerror(errno));
+    return std::nullopt;
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) err = fmt::format("cannot open '{}': {}", path, std::strerror(errno));
+  else if (!S_ISREG(st.st_mode)) err = fmt::format("cannot open '{}': not a regular file", path);
+  else if (static_cast<uint64_t>(st.st_size) != size) err = fmt::format("cannot open '{}': its size changed", path);
+  else if (size != static_cast<size_t>(size)) err = fmt::format("cannot map '{}': {} bytes is too large", path, size);
+  if (!err.empty()) {
+    ::close(fd);
+    return std::nullopt;
+  }
+  MappedFile m;
+  if (size) {
+    // Private and writable: the kernel's writes go to copies of the pages, never to the file.
+    // No MAP_POPULATE: it would copy every page of a writable private mapping.
+    void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    if (p == MAP_FAILED) {
+      err = fmt::format("cannot map '{}': {}", path, std::strerror(errno));
+      ::close(fd);
+      return std::nullopt;
+    }
+    m.data_ = p;
+    m.size_ = size;
+    ::madvise(p, size, MADV_WILLNEED);  // read-ahead; only a hint
+  }
+  ::close(fd);
+  return m;
+}
+
+std::optional<MappedFile> MappedFile::zero(uint64_t size, std::string& err) {
+  MappedFile m;
+  if (!size) return m;
+  if (size != static_cast<size_t>(size)) {
+    err = fmt::format("cannot allocate {} bytes: too large", size);
+    return std::nullopt;
+  }
+  void* p = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    err = fmt::format("cannot allocate {} bytes: {}", size, std::strerror(errno));
+    return std::nullopt;
+  }
+  m.data_ = p;
+  m.size_ = size;
+  return m;
 }
 
 namespace {

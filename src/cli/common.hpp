@@ -1,8 +1,10 @@
 // Shared pieces of the visakit commands: loading kernels, writing outputs.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,27 @@ namespace visakit::cli {
 constexpr int kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitFindings = 3;
 
 bool readFile(const std::string& path, std::string& out, std::string& err);
+// A surface's memory for `visakit run`: a file mapped private and writable
+// (reads share the page cache, a page the kernel writes is copied on its first
+// write, the file is never modified) or zero-filled anonymous memory (pages
+// appear when first touched). 0 bytes map nothing.
+class MappedFile {
+ public:
+  MappedFile() = default;
+  MappedFile(MappedFile&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr, o.size_ = 0; }
+  MappedFile& operator=(MappedFile&&) = delete;
+  MappedFile(const MappedFile&) = delete;
+  ~MappedFile();
+  // Maps the regular file `path`, expected to hold `size` bytes (checked against the limits).
+  static std::optional<MappedFile> file(const std::string& path, uint64_t size, std::string& err);
+  static std::optional<MappedFile> zero(uint64_t size, std::string& err);
+  std::span<uint8_t> bytes() const { return {static_cast<uint8_t*>(data_), size_}; }
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+};
+
 // SIGINT/SIGTERM remove an output being written, then end the process.
 void installSignalHandlers();
 // Writes via a temporary file in the same folder and a rename: never a partial file.

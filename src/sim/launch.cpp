@@ -382,7 +382,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     };
     for (uint32_t id = 0; id < numSpaces; ++id)
       if (bindingOf[id] >= 0) {
-        uint64_t b = surfaces[bindingOf[id]].bytes.size();
+        uint64_t b = surfaces[bindingOf[id]].contents().size();
         if (auto e = sizeLimit(b, fmt::format("surface '{}'", l.spaceNames[id]))) return *e;
         total += b * (1 + (cfg.check ? 8 : 0) + (cfg.transactional && l.writes(id) ? 1 : 0));
       }
@@ -402,18 +402,18 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
     std::copy(in.bytes.begin(), in.bytes.end(), l.regImage.begin() + in.offset);
 
   // ---- memory ----
-  // Surfaces run in place on the bindings' bytes. With cfg.transactional, a
-  // surface the kernel writes runs on one copy, which replaces the binding's
-  // bytes (swap) only if the run succeeds.
+  // Surfaces run in place on the bindings' contents(). With cfg.transactional,
+  // a surface the kernel writes runs on one copy, which replaces the binding's
+  // bytes (swap; a copy back into caller memory) only if the run succeeds.
   l.copies.assign(numSpaces, {});
   l.shadows = std::vector<RaceShadow>(numSpaces + 1);
   l.spaces.assign(numSpaces, Space{});
   for (uint32_t id = 0; id < numSpaces; ++id) {
     if (bindingOf[id] < 0) continue;
-    auto& bytes = surfaces[bindingOf[id]].bytes;
+    std::span<uint8_t> bytes = surfaces[bindingOf[id]].contents();
     Space& s = l.spaces[id];
     if (cfg.transactional && l.writes(id)) {
-      l.copies[id] = bytes;
+      l.copies[id].assign(bytes.begin(), bytes.end());
       s.data = l.copies[id].data();
     } else {
       s.data = bytes.data();
@@ -544,8 +544,12 @@ void finishLaunch(Launch& l, std::vector<SurfaceBinding>& surfaces, const std::v
     f.examples = agg.examples;
     res.findings.push_back(std::move(f));
   }
-  for (uint32_t id = 0; id < l.bindingOf.size(); ++id)
-    if (l.bindingOf[id] >= 0 && !l.copies[id].empty()) surfaces[l.bindingOf[id]].bytes.swap(l.copies[id]);
+  for (uint32_t id = 0; id < l.bindingOf.size(); ++id) {
+    if (l.bindingOf[id] < 0 || l.copies[id].empty()) continue;
+    SurfaceBinding& b = surfaces[l.bindingOf[id]];
+    if (b.memory.data()) std::memcpy(b.memory.data(), l.copies[id].data(), l.copies[id].size());
+    else b.bytes.swap(l.copies[id]);
+  }
   res.urb = std::move(l.urb);
 }
 
