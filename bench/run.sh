@@ -192,16 +192,19 @@ if cl_rows:
     lines = []
     for case, r in cl_rows.items():
         n1, nn = r.get(1), r.get(most)
-        dev = (res.get(n1 or nn) or {}).get("label", "")
+        label = (res.get(nn or n1) or {}).get("label", "") or (res.get(n1 or nn) or {}).get("label", "")
+        dev, _, note = label.partition("; ")
         wi = cnt(n1 or nn, "work_items")
         p1, pn, og, rf = cnt(n1, "pocl_ratio"), cnt(nn, "pocl_ratio"), cnt(nn, "oclgrind_ratio"), cnt(n1, "reference_ratio")
         summ["pocl1"].append(p1); summ["poclN"].append(pn); summ["ocl"].append(og); summ["ref"].append(rf)
         row = (f"| {case} | {dev} | {'n/a' if wi is None else f'{int(wi):,}'} | {fsec(cnt(n1, 'visakit_seconds'))} | "
                f"{fsec(cnt(n1, 'pocl_seconds'))} | {fmt_x(p1)} | {fsec(cnt(nn, 'visakit_seconds'))} | {fsec(cnt(nn, 'pocl_seconds'))} | "
                f"{fmt_x(pn)} | {fsec(cnt(nn, 'oclgrind_seconds'))} | {fmt_x(og, 1)} | {fmt_x(rf, 1)} |")
-        err = [errors[x] for x in (n1, nn) if x in errors]
+        err = [errors[x].split("\n")[0] for x in (n1, nn) if x in errors]
         if err:
             row += f" **error: {err[0]}**"
+        elif note:
+            row += f" ({note})"
         lines.append(row)
     def summary(v, digits=3):
         v = [x for x in v if x is not None]

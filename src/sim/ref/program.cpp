@@ -143,6 +143,7 @@ bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::stri
     d.predCtl = inst.pred.control;
     d.predInv = inst.pred.invert;
     d.sat = inst.sat;
+    d.f.resize(static_cast<size_t>(d.row->numFields));
     for (int fi = 0; fi < d.row->numFields; ++fi) {
       const FieldDesc& f = d.row->fields[fi];
       operand(p, f, inst.f[fi], d.f[fi]);

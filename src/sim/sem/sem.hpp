@@ -64,7 +64,7 @@ struct RefInst {
   int8_t dst = -1;
   uint8_t numSrc = 0;
   std::array<int8_t, 4> src{-1, -1, -1, -1};
-  std::array<RefOperand, kMaxFields> f{};
+  std::vector<RefOperand> f;  // one per field of the row (row->numFields)
 };
 
 // A hardware thread of the reference tier.

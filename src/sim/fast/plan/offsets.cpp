@@ -4,6 +4,8 @@
 // already known; bytes a later instruction writes are forgotten. Result:
 // DInst::offRun where a scaled message's Element_offset holds consecutive
 // dwords known here, so the fast form needs no per-lane test.
+#include <algorithm>
+
 #include "sim/fast/plan/effects.hpp"
 #include "sim/fast/plan/plan.hpp"
 
@@ -20,7 +22,10 @@ void planStaticOffsets(Program& p) {
   auto allKnown = [&](uint64_t lo, uint64_t hi) {  // bytes [lo, hi)
     return hi <= known.size() && std::all_of(known.begin() + lo, known.begin() + hi, [](uint8_t k) { return k; });
   };
-  auto forget = [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 0); };
+  uint64_t knownLo = known.size(), knownHi = 0;  // the known bytes lie in [knownLo, knownHi)
+  auto forget = [&](uint64_t lo, uint64_t hi) {
+    if (lo < knownHi && knownLo < hi) setFlags(known, std::max(lo, knownLo), std::min(hi, knownHi), 0);
+  };
   auto forgetWrites = [&](const DInst& d) { eachWrite(p, d, forget); };
   auto evaluable = [&](const DInst& d) {
     if (!registerAlu(p, d)) return false;
@@ -48,7 +53,11 @@ void planStaticOffsets(Program& p) {
     staticRun(d);
     if (evaluable(d)) {
       d.fn(*c, d);
-      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { setFlags(known, lo, hi, 1); });
+      eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) {
+        setFlags(known, lo, hi, 1);
+        knownLo = std::min(knownLo, lo);
+        knownHi = std::max(knownHi, hi);
+      });
     } else {
       forgetWrites(d);
     }
