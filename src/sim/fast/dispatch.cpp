@@ -599,8 +599,8 @@ bool observesSlot(const Program& p, const Launch& l) {
   if (kVarR0 >= p.vars.size() || !p.vars[kVarR0].present) return false;
   const ByteRange scratchOffset{p.vars[kVarR0].offset + 20, p.vars[kVarR0].offset + 24};
   bool reads = false;
-  for (const DInst& d : p.code)
-    plan::eachRead(p, d, [&](uint64_t lo, uint64_t hi) { reads = reads || (lo < scratchOffset.hi && scratchOffset.lo < hi); });
+  for (size_t i = 0; i < p.code.size() && !reads; ++i)
+    plan::eachRead(p, p.code[i], [&](uint64_t lo, uint64_t hi) { reads = reads || (lo < scratchOffset.hi && scratchOffset.lo < hi); });
   return reads;
 }
 

@@ -32,10 +32,14 @@ inline bool registerAlu(const Program& p, const DInst& d) {
   return true;
 }
 
-// f(lo, hi) for the bytes [lo, hi) of each of the exec elements of register operand o.
+// f(lo, hi) for byte ranges that together are the bytes of the exec elements of
+// register operand o: one range for a contiguous or broadcast operand, else one per element.
 template <class F>
 void eachElement(const DOperand& o, unsigned exec, F f) {
-  for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + typeSize(o.type));
+  const unsigned size = typeSize(o.type);
+  if (exec && o.shape == DOperand::Shape::Contig) return f(o.off[0], uint64_t{o.off[0]} + uint64_t{exec} * size);
+  if (exec && o.shape == DOperand::Shape::Bcast) return f(o.off[0], uint64_t{o.off[0]} + size);
+  for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + size);
 }
 
 // Sets the flags m[lo, hi) to v; bytes past m are left out.
