@@ -8,6 +8,7 @@
 //     the exact result is truncated to the destination, or clamped with .sat.
 //   - Float domain: execution type = the widest float source (DF > F > HF);
 //     each result is rounded to it (RTNE), then converted to the destination.
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -55,7 +56,13 @@ void loadIntRegBits(const Ctx& c, const DInst& d, const DOperand& o, i128* out) 
 }
 void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
   Type t = isFloatType(o.type) ? (typeSize(o.type) == 8 ? Type::UQ : typeSize(o.type) == 2 ? Type::UW : Type::UD) : o.type;
-  for (unsigned k = 0; k < d.exec; ++k) out[k] = extendInt(o.imm[k % o.immPeriod], t);
+  if (o.immPeriod == 1) {
+    std::fill_n(out, d.exec, extendInt(o.imm[0], t));
+  } else {
+    i128 v[8];
+    for (unsigned k = 0; k < o.immPeriod && k < 8; ++k) v[k] = extendInt(o.imm[k], t);
+    for (unsigned k = 0; k < d.exec; ++k) out[k] = v[k % o.immPeriod];
+  }
   intMod(o, d.exec, out);
 }
 // Predicate source: "contiguous elements ... starting from the offset
@@ -361,6 +368,25 @@ inline bool relation(unsigned op, T a, T b) {
     default: return a <= b;
   }
 }
+// The relation of every lane k < n of a and b, bit k of the result; the relation
+// chosen once, not per lane.
+template <class T>
+uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n) {
+  auto all = [&](auto rel) {
+    uint32_t r = 0;
+    for (unsigned k = 0; k < n; ++k) r |= uint32_t{rel(a[k], b[k])} << k;
+    return r;
+  };
+  switch (op) {
+    case 0: return all([](T x, T y) { return x == y; });
+    case 1: return all([](T x, T y) { return x != y; });
+    case 2: return all([](T x, T y) { return x > y; });
+    case 3: return all([](T x, T y) { return x >= y; });
+    case 4: return all([](T x, T y) { return x < y; });
+    default: return all([](T x, T y) { return x <= y; });
+  }
+}
+
 template <bool Float>
 void cmpAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);  // no predication: EM (or NoMask) only
@@ -370,11 +396,11 @@ void cmpAlu(Ctx& c, const DInst& d) {
   if constexpr (Float) {
     d.fload[0](c, d, d.src[0], c.fa.data());
     d.fload[1](c, d, d.src[1], c.fb.data());
-    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.fa[k], c.fb[k])} << k;
+    res = relationBits(d.relop, c.fa.data(), c.fb.data(), d.exec);
   } else {
     d.iload[0](c, d, d.src[0], c.ia.data());
     d.iload[1](c, d, d.src[1], c.ib.data());
-    for (unsigned k = 0; k < d.exec; ++k) res |= uint32_t{relation(d.relop, c.ia[k], c.ib[k])} << k;
+    res = relationBits(d.relop, c.ia.data(), c.ib.data(), d.exec);
   }
   if (d.dst.kind == DOperand::Kind::Pred) {
     uint32_t& p = c.t.preds[d.dst.predId];
