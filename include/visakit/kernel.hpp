@@ -3,6 +3,7 @@
 // binary writer, the verifier and the simulator consume it.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -142,6 +143,36 @@ struct PredCtl {
 };
 
 
+// The operands of an instruction, indexed like InstrDesc::fields and stored
+// out of line, as many as were set: a field past them reads as absent
+// (Kind::None), and setting one makes room for it. Two Fields are equal when
+// every field is, absent ones included.
+class Fields {
+ public:
+  const Operand& operator[](size_t i) const { return i < v_.size() ? v_[i] : absent(); }
+  Operand& operator[](size_t i) {
+    if (i >= v_.size()) v_.resize(i + 1);
+    return v_[i];
+  }
+  // Makes room for n fields (a row's numFields) at once.
+  void resize(size_t n) { v_.resize(n); }
+  size_t size() const { return v_.size(); }
+  std::vector<Operand>::const_iterator begin() const { return v_.begin(); }
+  std::vector<Operand>::const_iterator end() const { return v_.end(); }
+  bool operator==(const Fields& o) const {
+    for (size_t i = 0; i < std::max(v_.size(), o.v_.size()); ++i)
+      if (!((*this)[i] == o[i])) return false;
+    return true;
+  }
+
+ private:
+  static const Operand& absent() {
+    static const Operand none;
+    return none;
+  }
+  std::vector<Operand> v_;
+};
+
 struct Instruction {
   Opcode op = Opcode::RET;
   int16_t subOp = -1;    // the row's sub-opcode, or -1
@@ -149,7 +180,7 @@ struct Instruction {
   uint8_t emask = 0;     // 0..15
   PredCtl pred;
   bool sat = false;
-  std::array<Operand, kMaxFields> f;  // indexed like InstrDesc::fields
+  Fields f;                           // indexed like InstrDesc::fields
   SrcLoc loc;                         // the mnemonic
   unsigned execSize() const { return execSizeFromCode(execCode); }
   bool operator==(const Instruction& o) const {

@@ -323,6 +323,7 @@ void readInstruction(Cursor& c, Instruction& inst, const Kernel* k, unsigned grf
     if (!d) fail(subAt, fmt::format("unknown sub-opcode 0x{:02x} of opcode 0x{:02x} ({})", sub, opc, lookup(opc)->pageMnemonic));
     inst.subOp = d->subOp;
   }
+  inst.f.resize(d->numFields);  // (references to its fields stay valid while it is read)
   uint64_t counted = ~uint64_t{0};  // kCounted fields still present (a kCount field sets it)
   // The cut-short model reads the first `keep` of the fields present: the row's
   // fields (the kCounted ones as many as the count says) less one for each

@@ -688,6 +688,7 @@ class Parser {
     const ParseInfo& info = parseInfo(*desc);
     inst.op = desc->op;
     inst.subOp = desc->subOp;
+    inst.f.resize(desc->numFields);  // (references to its fields stay valid while it is parsed)
     inst.loc = mn.loc;
     if (const text::CustomSyntax* cs = text::customSyntax(desc->syntax)) {
       if (hasPred && !info.hasPred) {
