@@ -143,24 +143,29 @@ struct PredCtl {
 };
 
 
-// The operands of an instruction, indexed like InstrDesc::fields and stored
-// out of line, as many as were set: a field past them reads as absent
-// (Kind::None), and setting one makes room for it. Two Fields are equal when
-// every field is, absent ones included.
+// The operands of an instruction, indexed like InstrDesc::fields, as many as
+// were set: a field past them reads as absent (Kind::None), and setting one
+// makes room for it. The first kInline are inside the instruction (the rows
+// of the common instructions have no more), the rest out of line. Two Fields
+// are equal when every field is, absent ones included.
 class Fields {
  public:
-  const Operand& operator[](size_t i) const { return i < v_.size() ? v_[i] : absent(); }
-  Operand& operator[](size_t i) {
-    if (i >= v_.size()) v_.resize(i + 1);
-    return v_[i];
+  static constexpr size_t kInline = 8;
+  const Operand& operator[](size_t i) const {
+    return i >= n_ ? absent() : i < kInline ? in_[i] : more_[i - kInline];
   }
-  // Makes room for n fields (a row's numFields) at once.
-  void resize(size_t n) { v_.resize(n); }
-  size_t size() const { return v_.size(); }
-  std::vector<Operand>::const_iterator begin() const { return v_.begin(); }
-  std::vector<Operand>::const_iterator end() const { return v_.end(); }
+  Operand& operator[](size_t i) {
+    if (i >= n_) resize(i + 1);
+    return i < kInline ? in_[i] : more_[i - kInline];
+  }
+  // Makes room for n fields (a row's numFields) at once; references to fields stay valid after it.
+  void resize(size_t n) {
+    n_ = static_cast<uint8_t>(n);
+    if (n > kInline) more_.resize(n - kInline);
+  }
+  size_t size() const { return n_; }
   bool operator==(const Fields& o) const {
-    for (size_t i = 0; i < std::max(v_.size(), o.v_.size()); ++i)
+    for (size_t i = 0; i < std::max<size_t>(n_, o.n_); ++i)
       if (!((*this)[i] == o[i])) return false;
     return true;
   }
@@ -170,7 +175,9 @@ class Fields {
     static const Operand none;
     return none;
   }
-  std::vector<Operand> v_;
+  std::array<Operand, kInline> in_{};
+  std::vector<Operand> more_;
+  uint8_t n_ = 0;
 };
 
 struct Instruction {

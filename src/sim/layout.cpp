@@ -23,8 +23,8 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
     if (id < kNumPredefVars) named[id] = true;
   };
   for (const Instruction& inst : k.code)
-    for (const Operand& o : inst.f)
-      if (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw ||
+    for (size_t i = 0; i < inst.f.size(); ++i)
+      if (const Operand& o = inst.f[i]; o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw ||
           (o.kind == Operand::Kind::AddressOf && o.row == 0))
         mark(o.id);
   for (const Input& in : k.inputs)

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -748,7 +749,7 @@ class Parser {
     std::vector<Instruction> fresh;
     fresh.reserve(want);
     adviseHugePages(fresh.data(), want * sizeof(Instruction));  // before the pages are touched
-    fresh.insert(fresh.end(), code.begin(), code.end());
+    fresh.insert(fresh.end(), std::make_move_iterator(code.begin()), std::make_move_iterator(code.end()));
     code.swap(fresh);
   }
 

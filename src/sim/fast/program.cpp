@@ -253,9 +253,11 @@ Program decode(const Kernel& k, const Launch& l) {
     // Operands the fast forms do not read (address registers, indirect,
     // address-of, surface state): the instruction runs through its semantics.
     bool plainOperands = true;
-    for (const Operand& o : inst.f)
+    for (size_t fi = 0; fi < inst.f.size(); ++fi) {
+      const Operand& o = inst.f[fi];
       plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
+    }
     if (!form || !plainOperands || (rounding && desc->cls == InstrClass::Alu)) {
       d.viaRef = needRef = true;
       continue;
