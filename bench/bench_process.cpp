@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +41,14 @@ struct ProcRun {
   double maxRssMiB = 0;
 };
 
+// Waits for child `pid` to end (retrying when a signal interrupts the wait).
+bool waitUntilExit(pid_t pid, int& status) {
+  for (;;) {
+    if (waitpid(pid, &status, 0) == pid) return true;
+    if (errno != EINTR) return false;
+  }
+}
+
 // Runs argv to completion through visakit-bench-spawn (bench/process/spawn.cpp), stdout and
 // stderr to `log`: its wall time and peak RSS as the spawner measured them.
 ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir) {
@@ -62,7 +71,9 @@ ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir) {
     return r;
   }
   int status = 0;
-  while (waitpid(pid, &status, 0) < 0) {
+  if (!waitUntilExit(pid, status)) {
+    r.error = "cannot wait for " + full[0];
+    return r;
   }
   long rssKiB = 0;
   std::ifstream res(result);

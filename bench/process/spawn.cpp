@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 
@@ -29,8 +30,8 @@ int main(int argc, char** argv) {
   }
   int status = 0;
   rusage ru{};
-  while (wait4(pid, &status, 0, &ru) < 0) {
-  }
+  while (wait4(pid, &status, 0, &ru) != pid)
+    if (errno != EINTR) return 127;
   const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::FILE* f = std::fopen(argv[1], "w");
   if (!f) return 127;
