@@ -193,7 +193,7 @@ void BM_Cl(benchmark::State& st, const corpus::Case& c, unsigned jobs, bool oclg
       cl::Request rr = rq;
       rr.reference = true;
       cl::Result r = cl::run(rr);
-      if (r.exitCode != 0) return st.SkipWithError(("visakit cl --reference: " + r.error).c_str());
+      if (r.exitCode != 0) return st.SkipWithError(("visakit cl --reference: " + r.error.substr(0, r.error.find('\n'))).c_str());
       ref.push_back(r.runSeconds);
     }
     if (oclgrind) {  // (a kernel Oclgrind cannot run is timed without it; the label says why)
