@@ -19,8 +19,6 @@
 // difference or a failed run skips the case with the error.
 #include <benchmark/benchmark.h>
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -38,6 +36,7 @@
 #include "cl/launch_args.hpp"
 #include "cl/ocl/cpu_runner.hpp"
 #include "visakit/cl.hpp"
+#include "workloads.hpp"
 
 namespace visakit::bench {
 namespace {
@@ -46,32 +45,15 @@ namespace fs = std::filesystem;
 
 constexpr int kRuns = 5;  // launches timed per side
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.empty() ? 0 : v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
 const corpus::Corpus& theCorpus() {
   static const corpus::Corpus c = corpus::read(fs::path(VISAKIT_BENCH_SOURCE_DIR) / "tests/cl");
   return c;
 }
 
 // A private folder for the data files, the dumps and Oclgrind's ICD file, removed at exit.
-struct Scratch {
-  fs::path dir;
-  Scratch() {
-    std::string t = (fs::temp_directory_path() / "visakit-bench-cl-XXXXXX").string();
-    if (mkdtemp(t.data())) dir = t;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
-};
 const fs::path& scratch() {
-  static Scratch s;
-  return s.dir;
+  static const TempFolder s("visakit-bench-cl");
+  return s.path();
 }
 
 // The case's inputs as visakit cl's --arg specs (@FILE) and as the runner's values.

@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -101,33 +102,23 @@ bool sameFile(const fs::path& p, const std::vector<uint8_t>& want) {
   return static_cast<size_t>(in.gcount()) == want.size() && std::equal(want.begin(), want.end(), got.begin());
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.empty() ? 0 : v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
-}
-
-// The workload's input files, written once per workload into a private folder.
+// The workload's input files, written once per workload into a private folder
+// (the previous workload's folder goes).
 struct Files {
   std::string workload;
+  std::unique_ptr<TempFolder> folder;
   fs::path dir;
-  ~Files() {
-    std::error_code ec;
-    if (!dir.empty()) fs::remove_all(dir, ec);
-  }
 };
 Files& filesOf(Dataset& d, std::string& err) {
   static Files f;
   if (f.workload == d.name) return f;
-  std::error_code ec;
-  if (!f.dir.empty()) fs::remove_all(f.dir, ec);
-  f = {};
-  std::string tmpl = (fs::temp_directory_path() / "visakit-bench-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) {
+  f.workload.clear();
+  f.folder = std::make_unique<TempFolder>("visakit-bench");
+  f.dir = f.folder->path();
+  if (f.dir.empty()) {
     err = "cannot make a temporary folder";
     return f;
   }
-  f.dir = tmpl;
   if (!writeFile(f.dir / "src.bin", d.surface("Src")) || !writeFile(f.dir / "idx.bin", d.surface("Idx"))) {
     err = "cannot write the input files";
     return f;

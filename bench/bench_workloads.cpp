@@ -184,9 +184,7 @@ void alternate(benchmark::State& st, Dataset& d, const RunOnce& a, const RunOnce
     ++pair;
   }
   if (ratios.empty()) return;
-  std::sort(ratios.begin(), ratios.end());
-  const size_t m = ratios.size() / 2;
-  st.counters["ratio"] = ratios.size() % 2 ? ratios[m] : (ratios[m - 1] + ratios[m]) / 2;
+  st.counters["ratio"] = median(ratios);
   st.counters["pairs"] = static_cast<double>(ratios.size());
   const double items = static_cast<double>(st.iterations()) * static_cast<double>(d.items);
   for (int k = 0; k < 2; ++k)

@@ -315,4 +315,20 @@ bool resetPeakRss() {
 uint64_t currentRssBytes() { return statusKb("VmRSS:") * 1024; }
 uint64_t peakRssBytes() { return statusKb("VmHWM:") * 1024; }
 
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.empty() ? 0 : v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+TempFolder::TempFolder(const std::string& prefix) {
+  std::string t = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (mkdtemp(t.data())) path_ = t;
+}
+
+TempFolder::~TempFolder() {
+  std::error_code ec;
+  if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
 }  // namespace visakit::bench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <set>
 #include <string>
@@ -47,5 +48,23 @@ const std::vector<std::string>& workloadNames();
 bool resetPeakRss();
 uint64_t currentRssBytes();
 uint64_t peakRssBytes();
+
+// The median of v (the mean of the two middle values for an even count; 0 for none).
+double median(std::vector<double> v);
+
+// A new folder of its own under the system's temporary folder (named
+// PREFIX-XXXXXX), removed with its contents when this goes; path() is empty if
+// it could not be made.
+class TempFolder {
+ public:
+  explicit TempFolder(const std::string& prefix);
+  ~TempFolder();
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
 
 }  // namespace visakit::bench

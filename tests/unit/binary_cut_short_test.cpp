@@ -105,17 +105,9 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, CutShortDump, ::testing::ValuesIn(kDumps), []
 
 // The other subcommands that load a file give the same one error, exit 1
 // and write nothing.
-class CutShortCli : public ::testing::Test {
+class CutShortCli : public vtest::TempDirTest {
  protected:
-  fs::path dir;
   const fs::path isa = fixtures() / "igc-dumps-isa/saxpy-skl.isa";
-  void SetUp() override {
-    dir = fs::temp_directory_path() /
-          fmt::format("visakit_cut_short_{}_{}", ::testing::UnitTest::GetInstance()->current_test_info()->name(), ::getpid());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
   bool empty() const { return fs::is_empty(dir); }
   // check's error for saxpy-skl.isa at `path`, which names `textForm`.
   static std::string expected(const fs::path& path, const std::string& textForm) {

@@ -506,16 +506,8 @@ TEST(BinaryLimits, TooManySurfaces) {
 
 // ---- CLI ----
 
-class BinaryCli : public ::testing::Test {
+class BinaryCli : public vtest::TempDirTest {
  protected:
-  fs::path dir;
-  void SetUp() override {
-    dir = fs::temp_directory_path() /
-          fmt::format("visakit_binary_{}_{}", ::testing::UnitTest::GetInstance()->current_test_info()->name(), ::getpid());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
   std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
   std::vector<std::string> files() {
     std::vector<std::string> r;

@@ -68,21 +68,8 @@ std::string doubled() {
   return dwords(v);
 }
 
-class RunMemory : public ::testing::Test {
+class RunMemory : public vtest::TempDirTest {
  protected:
-  fs::path dir;
-  void SetUp() override {
-    dir = fs::temp_directory_path() / fmt::format("visakit_runmem_{}_{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-  std::string write(const std::string& name, const std::string& data) {
-    std::ofstream(dir / name, std::ios::binary) << data;
-    return (dir / name).string();
-  }
-  std::string read(const std::string& name) { return vtest::readAll(dir / name); }
   vtest::CliResult run(const std::string& kernel, const std::string& args) {
     return vtest::runCli(fmt::format("run '{}' --simd 16 --threads 2 {}", write("k.visaasm", kernel), args));
   }

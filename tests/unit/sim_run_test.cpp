@@ -22,6 +22,7 @@
 
 #include <fmt/format.h>
 
+#include "test_util.hpp"
 #include "visakit/sim.hpp"
 #include "visakit/visakit.hpp"
 
@@ -959,27 +960,7 @@ Cli runCli(const std::string& args) {
   return c;
 }
 
-class SimCli : public ::testing::Test {
- protected:
-  fs::path dir;
-  void SetUp() override {
-    dir = fs::temp_directory_path() / fmt::format("visakit_simcli_{}_{}", ::getpid(),
-                                                   ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  void TearDown() override { fs::remove_all(dir); }
-  std::string write(const std::string& name, const std::string& data) {
-    std::ofstream(dir / name, std::ios::binary) << data;
-    return (dir / name).string();
-  }
-  std::string read(const std::string& name) {
-    std::ifstream in(dir / name, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
-};
+class SimCli : public vtest::TempDirTest {};
 
 TEST_F(SimCli, OutputsOnlyAfterSuccessAndInputsUntouched) {
   std::string k = write("k.visaasm", std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF

@@ -10,7 +10,10 @@
 #include <string>
 #include <string_view>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace vtest {
 
@@ -65,5 +68,26 @@ inline std::string testName(const fs::path& p) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;
 }
+
+// A test with a folder of its own (named after the suite, the process and the
+// test), made empty before the test and removed after it.
+class TempDirTest : public ::testing::Test {
+ protected:
+  fs::path dir;
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir = fs::temp_directory_path() /
+          ("visakit_" + std::string(info->test_suite_name()) + "_" + std::to_string(::getpid()) + "_" + info->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+  }
+  void TearDown() override { fs::remove_all(dir); }
+  // Writes `data` to dir/name; its path.
+  std::string write(const std::string& name, const std::string& data) {
+    std::ofstream(dir / name, std::ios::binary) << data;
+    return (dir / name).string();
+  }
+  std::string read(const std::string& name) { return readAll(dir / name); }
+};
 
 }  // namespace vtest
