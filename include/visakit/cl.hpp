@@ -17,6 +17,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,6 +85,26 @@ struct Result {
   std::vector<ArgComparison> comparisons;
 };
 
+// Runs one launch; run() below is a Session of its own.
 Result run(const Request& r);
+
+// Launches that share what they load, as an OpenCL runtime keeps a built
+// program: the kernel's vISA parsed and verified once per file content and
+// GRF size, and the fast tier's decoded and planned form of each launch that
+// repeats an earlier one (sim::PreparedKernels). Results are those of run().
+// A Session runs one launch at a time.
+class Session {
+ public:
+  Session();
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+  Result run(const Request& r);
+  uint64_t preparedHits() const;  // launches that ran a kept decoded form
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace visakit::cl

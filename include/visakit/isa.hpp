@@ -31,7 +31,10 @@ constexpr TypeMask bit(Type t) { return TypeMask{1} << static_cast<unsigned>(t);
 template <class... Ts>
 constexpr TypeMask types(Ts... ts) { return (bit(ts) | ...); }
 
-unsigned typeSize(Type t);                 // bytes of one element (V/UV/VF: 4)
+// Bytes of one element, in Type order (V/UV/VF: 4); inline, since the
+// simulator asks it per lane.
+inline constexpr uint8_t kTypeBytes[kNumTypes] = {4, 4, 2, 2, 1, 1, 8, 4, 4, 4, 1, 8, 4, 8, 2, 2};
+inline unsigned typeSize(Type t) { return kTypeBytes[static_cast<unsigned>(t) & 15]; }
 std::string_view typeName(Type t);         // lower-case text spelling: "ud"
 std::optional<Type> parseTypeName(std::string_view s);  // any case
 bool isFloat(Type t);

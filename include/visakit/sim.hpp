@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -79,6 +80,31 @@ class PayloadSource {
 
 constexpr uint64_t kDefaultMaxSteps = 10'000'000;
 
+// Kernels decoded and planned by the fast tier, kept between launches, as a
+// runtime keeps a compiled kernel: a launch given a cache
+// (LaunchConfig::prepared) that repeats an earlier launch of the same Kernel
+// object in everything its decoding and plans read (the GRF size, the register
+// image, the dispatch mask, the binding table, which spaces are bound,
+// DRAM-sized or observed, --check, --max-steps, folding) runs the kept form;
+// any other launch prepares its own and keeps it too. Results never depend on
+// it. A kernel must outlive the cache and not change while the cache holds
+// it. Launches may share one cache from several threads.
+class PreparedKernels {
+ public:
+  PreparedKernels();
+  ~PreparedKernels();
+  PreparedKernels(const PreparedKernels&) = delete;
+  PreparedKernels& operator=(const PreparedKernels&) = delete;
+  size_t size() const;  // prepared forms kept
+  uint64_t hits() const;  // launches that ran a kept form
+  void clear();
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
 struct LaunchConfig {
   // Media-walker thread space of each thread group (%thread_x, %thread_y).
   std::array<uint32_t, 2> threads{1, 1};
@@ -135,6 +161,9 @@ struct LaunchConfig {
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
   std::vector<std::pair<std::string, std::string>> args;
+  // Where the fast tier keeps the kernel's decoded and planned form for later
+  // launches (nullptr: prepared for this launch alone).
+  PreparedKernels* prepared = nullptr;
 };
 
 struct FindingExample {

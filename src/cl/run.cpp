@@ -31,8 +31,11 @@ namespace fs = std::filesystem;
 bool readFile(const std::string& path, std::string& out) {
   std::ifstream f(path, std::ios::binary);
   if (!f) return false;
-  out.assign(std::istreambuf_iterator<char>(f), {});
-  return !f.bad();
+  std::ostringstream all;  // (whole buffers, not a character at a time)
+  all << f.rdbuf();
+  if (f.bad()) return false;
+  out = std::move(all).str();
+  return true;
 }
 
 Result failed(int code, std::string msg) {
@@ -84,7 +87,45 @@ std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {
 
 }  // namespace
 
-Result run(const Request& rq) {
+Result runIn(Session::Impl* session, const Request& rq);
+
+// What a Session keeps: each vISA file's module (by its text and GRF size;
+// the Kernel objects the prepared forms name live as long as the session) and
+// the prepared forms.
+struct Session::Impl {
+  struct Loaded {
+    std::string text;
+    unsigned grfSize = 0;
+    std::unique_ptr<Module> mod;
+    std::string warnings;
+    uint64_t warningCount = 0;
+  };
+  static constexpr size_t kKeep = 16;  // modules; past it the oldest goes, with the prepared forms
+  std::vector<Loaded> loaded;
+  sim::PreparedKernels prepared;
+
+  const Loaded* find(const std::string& text, unsigned grfSize) const {
+    for (const Loaded& l : loaded)
+      if (l.grfSize == grfSize && l.text == text) return &l;
+    return nullptr;
+  }
+  const Loaded& keep(Loaded l) {
+    if (loaded.size() == kKeep) {
+      prepared.clear();  // (its forms may name the module's kernels)
+      loaded.erase(loaded.begin());
+    }
+    loaded.push_back(std::move(l));
+    return loaded.back();
+  }
+};
+
+Session::Session() : impl_(std::make_unique<Impl>()) {}
+Session::~Session() = default;
+uint64_t Session::preparedHits() const { return impl_->prepared.hits(); }
+Result Session::run(const Request& rq) { return runIn(impl_.get(), rq); }
+Result run(const Request& rq) { return runIn(nullptr, rq); }
+
+Result runIn(Session::Impl* session, const Request& rq) {
   Result res;
   std::string err;
   // ---- the launch description (usage errors: exit 2) ----
@@ -180,18 +221,35 @@ Result run(const Request& rq) {
   }
   std::string text;
   if (!readFile(res.kernelFile, text)) return failed(1, fmt::format("cannot read '{}'", res.kernelFile));
-  Options opts;
-  opts.grfSize = res.grfSize;
-  Diagnostics diags;
-  auto mod = parseText(text, diags, opts);
-  if (mod) verify(*mod, diags, opts);
-  if (diags.hasErrors())
-    return failed(1, diags.render(res.kernelFile, text) +
-                         fmt::format("the kernel's vISA{} does not load", compiled ? " (ocloc's dump of " + rq.input + ")" : ""));
-  if (diags.warningCount()) {
-    res.warnings.push_back(diags.render(res.kernelFile, text));
-    res.warningCount = diags.warningCount();
+  const Session::Impl::Loaded* loaded = session ? session->find(text, res.grfSize) : nullptr;
+  Session::Impl::Loaded own;
+  if (!loaded) {
+    Options opts;
+    opts.grfSize = res.grfSize;
+    Diagnostics diags;
+    auto mod = parseText(text, diags, opts);
+    if (mod) verify(*mod, diags, opts);
+    if (diags.hasErrors())
+      return failed(1, diags.render(res.kernelFile, text) +
+                           fmt::format("the kernel's vISA{} does not load", compiled ? " (ocloc's dump of " + rq.input + ")" : ""));
+    if (diags.warningCount()) {
+      own.warnings = diags.render(res.kernelFile, text);
+      own.warningCount = diags.warningCount();
+    }
+    own.mod = std::make_unique<Module>(std::move(*mod));
+    own.grfSize = res.grfSize;
+    if (session) {
+      own.text = std::move(text);
+      loaded = &session->keep(std::move(own));
+    } else {
+      loaded = &own;
+    }
   }
+  if (loaded->warningCount) {
+    res.warnings.push_back(loaded->warnings);
+    res.warningCount = loaded->warningCount;
+  }
+  const Module* mod = loaded->mod.get();
   const Kernel* k = nullptr;
   for (const Kernel& kk : mod->kernels)
     if (!kk.isFunction && kk.name == rq.kernel) k = &kk;
@@ -247,6 +305,7 @@ Result run(const Request& rq) {
   pl.cfg.jobs = rq.jobs;
   pl.cfg.maxSteps = rq.maxSteps;
   pl.cfg.maxExamples = rq.maxExamples;
+  pl.cfg.prepared = session ? &session->prepared : nullptr;
   const auto t0 = std::chrono::steady_clock::now();
   sim::RunResult rr = sim::run(*k, pl.bindings, pl.cfg);
   res.runSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -16,11 +16,10 @@ using rows::kRelOps;
 
 struct TypeInfo {
   const char* name;
-  unsigned size;
 };
 constexpr TypeInfo kTypes[kNumTypes] = {
-    {"ud", 4}, {"d", 4}, {"uw", 2}, {"w", 2}, {"ub", 1}, {"b", 1}, {"df", 8}, {"f", 4},
-    {"v", 4},  {"vf", 4}, {"bool", 1}, {"uq", 8}, {"uv", 4}, {"q", 8}, {"hf", 2}, {"bf", 2},
+    {"ud"}, {"d"}, {"uw"}, {"w"}, {"ub"}, {"b"}, {"df"}, {"f"},
+    {"v"},  {"vf"}, {"bool"}, {"uq"}, {"uv"}, {"q"}, {"hf"}, {"bf"},
 };
 
 // igc-dialect.md §1.1: predefined general variables V0..V21.
@@ -45,7 +44,6 @@ static bool equalsCStr(std::string_view s, const char* c) {
   return *c == '\0';
 }
 
-unsigned typeSize(Type t) { return kTypes[static_cast<unsigned>(t) & 15].size; }
 std::string_view typeName(Type t) { return kTypes[static_cast<unsigned>(t) & 15].name; }
 std::optional<Type> parseTypeName(std::string_view s) {
   // Case-insensitive: the name lowered (at most 4 letters) against the lowercase names.

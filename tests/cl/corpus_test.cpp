@@ -23,6 +23,7 @@
 #include "corpus.hpp"
 #include "cl/launch_args.hpp"
 #include "cl/ocl/cpu_runner.hpp"
+#include "visakit/cl.hpp"
 #include "visakit/visakit.hpp"
 
 namespace fs = std::filesystem;
@@ -173,6 +174,29 @@ TEST_P(ClCorpus, EveryDeviceAndTierEqualsTheReference) {
           }
         }
       }
+      // Two launches in one cl::Session: the second runs the prepared kernel
+      // the first left (sim::PreparedKernels) and gives the same bytes.
+      if (fastOutputs.size() != c.outs.size()) continue;
+      visakit::cl::Request rq;
+      rq.input = (dumpsRoot() / dev / stem).string();
+      rq.kernel = c.kernel;
+      rq.global = c.global;
+      rq.local = c.local;
+      rq.offset = c.offset;
+      for (const auto& [i, spec] : c.args)
+        rq.args.push_back(fmt::format("{}={}", i, spec[0] == '@' ? "@" + (tmp / (spec.substr(1) + ".bin")).string() : spec));
+      for (unsigned o : c.outs) rq.outs.push_back(fmt::format("{}=unused{}.bin", o, o));  // (not written: Result::outputs)
+      visakit::cl::Session session;
+      for (int launch = 0; launch < 2; ++launch) {
+        const visakit::cl::Result r = session.run(rq);
+        ASSERT_EQ(r.exitCode, 0) << c.name << " on " << dev << " in a session: " << r.error;
+        ASSERT_EQ(r.outputs.size(), c.outs.size());
+        for (size_t o = 0; o < c.outs.size(); ++o)
+          EXPECT_TRUE(std::string(r.outputs[o].second.begin(), r.outputs[o].second.end()) == fastOutputs[o])
+              << c.name << " on " << dev << " (" << stem << "), launch " << launch + 1 << " of a session: argument " << c.outs[o]
+              << " differs from visakit cl's";
+      }
+      EXPECT_EQ(session.preparedHits(), 1u) << c.name << " on " << dev << ": the second launch did not reuse the prepared kernel";
     }
   fs::remove_all(tmp);
 }

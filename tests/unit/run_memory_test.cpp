@@ -152,16 +152,7 @@ TEST_F(RunMemory, InputsThatCannotBeMapped) {
   EXPECT_NE(r.output.find("128 bytes, over the limit of 127 (--max-surface-size)"), std::string::npos) << r.output;
 }
 
-Module build(const std::string& text) {
-  Diagnostics d;
-  Options o;
-  auto m = parseText(text, d, o);
-  if (!m || !verify(*m, d, o)) {
-    ADD_FAILURE() << d.render("kernel", text);
-    return {};
-  }
-  return std::move(*m);
-}
+Module build(const std::string& text) { return vtest::buildModule(text); }
 
 std::vector<uint8_t> bytes(const std::string& s) { return {s.begin(), s.end()}; }
 

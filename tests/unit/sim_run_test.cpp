@@ -31,17 +31,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Module build(const std::string& text, unsigned grf = 32) {
-  Diagnostics d;
-  Options o;
-  o.grfSize = grf;
-  auto m = parseText(text, d, o);
-  if (!m || !verify(*m, d, o)) {
-    ADD_FAILURE() << d.render("kernel", text);
-    return {};
-  }
-  return std::move(*m);
-}
+Module build(const std::string& text, unsigned grf = 32) { return vtest::buildModule(text, grf); }
 
 // The little-endian bytes of dwords (a surface's contents).
 std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& v) {

@@ -15,11 +15,27 @@
 
 #include <gtest/gtest.h>
 
+#include "visakit/visakit.hpp"
+
 namespace vtest {
 
 namespace fs = std::filesystem;
 
 using Bytes = std::vector<uint8_t>;
+
+// `text` parsed and verified with GRF size `grf`; an empty module (and a test
+// failure with the diagnostics) if it does not load.
+inline visakit::Module buildModule(const std::string& text, unsigned grf = 32) {
+  visakit::Diagnostics d;
+  visakit::Options o;
+  o.grfSize = grf;
+  auto m = visakit::parseText(text, d, o);
+  if (!m || !visakit::verify(*m, d, o)) {
+    ADD_FAILURE() << d.render("kernel", text);
+    return {};
+  }
+  return std::move(*m);
+}
 inline std::string_view view(const Bytes& b) { return {reinterpret_cast<const char*>(b.data()), b.size()}; }
 inline Bytes bytesOf(const std::string& s) { return Bytes(s.begin(), s.end()); }
 

@@ -55,25 +55,16 @@ struct Shared {
   uint32_t slotsPer = 1;
   bool barriers = false;  // a group's threads run together and meet at barriers (runGroup)
   bool interleave = false;  // up to kInterleave threads in flight per host thread (no SLM, no --check, a DRAM surface)
-  // The register bytes every thread starts with: zero (E29) but for the inputs
-  // and the folded start; whole 16-byte blocks.
-  std::vector<uint8_t> regImage;
-  ThreadStart start;  // planThreadStart
+  // The decoded program's plans: the register bytes every thread starts with
+  // (zero, E29, but for the inputs and the folded start; whole 16-byte
+  // blocks), the thread start, the straight plan.
+  const PreparedForm* form = nullptr;
   std::vector<Space> spaces;  // template; SLM filled per worker
   Space urb;
   uint64_t slmBytes = 0;
   uint32_t slmStat = 0;
   bool unitIsGroup = true;
   bool anyDram = false;  // a bound surface is Space::dram: only then can an instruction yield
-  // A kernel whose code is one straight-line run, ended by an unpredicated
-  // one-lane RET or by its end (runStraight): a thread's steps, and the lanes
-  // its RET counts; straightSteps 0: not such a kernel. straightPlan: what
-  // runStraight calls for the run's instructions not folded, in order:
-  // stepFn, or allOnFn where ChEn is every lane whatever the thread
-  // (unpredicated, and the dispatch mask, which nothing in the run changes,
-  // enables them all).
-  uint64_t straightSteps = 0, straightRetLanes = 0;
-  std::vector<StraightStep> straightPlan;
   uint64_t units = 0;
   // Host thread j takes units from its own contiguous range first, `batch` at a
   // time, then from the others' (once its own is done): a launch that follows on
@@ -122,7 +113,7 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
 void startCtx(Ctx& c, const Shared& sh) {
   const Program& prog = *sh.prog;
   c.prog = &prog;
-  startState(c.t, prog, sh.regImage);
+  startState(c.t, prog, sh.form->regImage);
   c.spaces = sh.spaces;
   c.urb = sh.urb;
   c.spaceBytes.assign(std::max<size_t>(1, sh.numStats), {0, 0});
@@ -167,11 +158,11 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   // the kernel inputs at their values, with the folded start already done
   // (planThreadStart). The state holds the image since startState: only the
   // bytes an instruction may have written are copied again.
-  const uint8_t* img = sh.regImage.data();
+  const uint8_t* img = sh.form->regImage.data();
   uint8_t* regs = t.regs.data();
-  for (const ByteRange& r : sh.start.rewrite)
+  for (const ByteRange& r : sh.form->start.rewrite)
     for (uint32_t b = r.lo; b < r.hi; b += 16) std::memcpy(regs + b, img + b, 16);
-  c.lanes += sh.start.foldedLanes;  // (their steps are counted where they stand)
+  c.lanes += sh.form->start.foldedLanes;  // (their steps are counted where they stand)
   if (t.preds.size() <= 2) {  // (predicate ids 1..numPreds; most kernels have at most one)
     t.preds.front() = 0;
     t.preds.back() = 0;
@@ -187,7 +178,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   // (those an instruction reads), then the values of the start computed from them.
   const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
                                        tc.gz};  // (in kThreadIdVars order)
-  for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+  for (const ThreadStart::Id& id : sh.form->start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
   // E8: the first N lanes of the execution mask are on at entry; an explicit
   // launch's thread: its payload and dispatch mask.
   t.em = sh.dispatchMask;
@@ -196,8 +187,8 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
     if (t.em != sh.dispatchMask) [[unlikely]] {
       // A thread with fewer lanes: the start's writes the plan counted on
       // (ThreadStart::rewrite, for the dispatch mask) may not all happen: the whole image.
-      std::copy(sh.regImage.begin(), sh.regImage.end(), regs);
-      for (const ThreadStart::Id& id : sh.start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+      std::copy(sh.form->regImage.begin(), sh.form->regImage.end(), regs);
+      for (const ThreadStart::Id& id : sh.form->start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
       t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
     }
     takeSlot(*sh.l, c.spaces, t, slot);
@@ -211,7 +202,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
     t.error.clear();
   }
   t.atBarrier = false;
-  for (const ThreadAffine& a : sh.start.affine)
+  for (const ThreadAffine& a : sh.form->start.affine)
     c.setReg(a.offset, a.c0 + a.coef[0] * ids[0] + a.coef[1] * ids[1] + a.coef[2] * ids[2] + a.coef[3] * ids[3] +
                            a.coef[4] * ids[4]);
   t.tid = tid;
@@ -289,17 +280,17 @@ template <bool CanYield>
   return true;
 }
 
-// K threads of a straight kernel (Shared::straightSteps) in lock step, as
+// K threads of a straight kernel (PreparedForm::straightSteps) in lock step, as
 // runGang, with nothing to check on the way: every instruction but the RET
 // is straight-line, so the execution mask stays the dispatch mask, and the
 // thread's steps (room left under --max-steps) are the code's length.
 template <unsigned K>
 void runStraight(Shared& sh, Ctx* const* g) {
-  for (const StraightStep& s : sh.straightPlan)
+  for (const StraightStep& s : sh.form->straightPlan)
     for (unsigned i = 0; i < K; ++i) s.fn(*g[i], *s.d);
   for (unsigned i = 0; i < K; ++i) {
-    g[i]->instructions += sh.straightSteps;
-    g[i]->lanes += sh.straightRetLanes;  // (RET page: the thread ends)
+    g[i]->instructions += sh.form->straightSteps;
+    g[i]->lanes += sh.form->straightRetLanes;  // (RET page: the thread ends)
     g[i]->t.done = true;
   }
 }
@@ -428,7 +419,7 @@ void runGroup(Shared& sh, Worker& w, uint64_t u) {
   Ctx& c = w.c;
   if (w.group.size() != n) {
     w.group.resize(n);
-    for (ThreadState& t : w.group) startState(t, *sh.prog, sh.regImage);
+    for (ThreadState& t : w.group) startState(t, *sh.prog, sh.form->regImage);
   }
   c.sinceBarrier.clear();
   for (uint32_t i = 0; i < n; ++i) {
@@ -509,7 +500,7 @@ void workerMain(Shared& sh, Worker& w) {
           // (the straight plan takes the dispatch mask: an explicit launch's thread with fewer lanes goes the general way)
           bool full = true;
           for (unsigned i = 0; i < kGang; ++i) full = full && g[i]->t.em == sh.dispatchMask;
-          if (sh.straightSteps && full) runStraight<kGang>(sh, g);
+          if (sh.form->straightSteps && full) runStraight<kGang>(sh, g);
           else runGang<kGang>(sh, g);
           for (unsigned i = 0; i < kGang; ++i) takeFailure(sh, *g[i]);  // (the lowest thread id's first)
           continue;
@@ -547,7 +538,7 @@ void workerMain(Shared& sh, Worker& w) {
   // while units remain. Threads that never yield cost no switch at all.
   std::array<ThreadState, kInterleave> parked;
   std::array<bool, kInterleave> live{};
-  for (ThreadState& t : parked) startState(t, *sh.prog, sh.regImage);
+  for (ThreadState& t : parked) startState(t, *sh.prog, sh.form->regImage);
   bool exhausted = !nextUnit(unit);
   if (exhausted) return;
   unsigned cur = 0, inFlight = 1;
@@ -588,43 +579,33 @@ void workerMain(Shared& sh, Worker& w) {
 
 }  // namespace
 
-namespace {
-
-// Whether an explicit launch's threads may observe their concurrency slot:
-// the kernel names %sr0, reads the scratch offset in %r0 (bytes 20-23, K3), or
-// uses %scratch. Else any slot will do (kGang threads in flight on one slot).
-bool observesSlot(const Program& p, const Launch& l) {
-  if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present) return true;
-  if (l.use.usesSurface.size() > kSurfScratch && l.use.usesSurface[kSurfScratch]) return true;
-  if (kVarR0 >= p.vars.size() || !p.vars[kVarR0].present) return false;
-  const ByteRange scratchOffset{p.vars[kVarR0].offset + 20, p.vars[kVarR0].offset + 24};
-  bool reads = false;
-  for (size_t i = 0; i < p.code.size() && !reads; ++i)
-    plan::eachRead(p, p.code[i], [&](uint64_t lo, uint64_t hi) { reads = reads || (lo < scratchOffset.hi && scratchOffset.lo < hi); });
-  return reads;
-}
-
-}  // namespace
-
 RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg) {
   if (cfg.reference) return runReference(k, surfaces, cfg);
   Launch l;
   if (auto err = prepareLaunch(l, k, surfaces, cfg)) return *err;
   RunResult res;
-  Program prog = decode(k, l);
-  if (!prog.unsupported.empty()) return runReference(k, surfaces, cfg);
+  // ---- memory: the launch's spaces, and which are DRAM-sized (latency hiding) ----
+  std::vector<Space> spaces = l.spaces;
+  bool anyDram = false;
+  for (Space& s : spaces)
+    if (s.bound) {
+      s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
+      anyDram |= s.dram;
+    }
+  // ---- the decoded program and the plans: the launch's own, or kept from an earlier one ----
+  const std::shared_ptr<const PreparedForm> form = preparedForm(k, l, spaces, cfg.prepared);
+  if (!form->prog.unsupported.empty()) return runReference(k, surfaces, cfg);
+  const Program& prog = form->prog;
 
   Shared sh;
   sh.k = &k;
   sh.prog = &prog;
+  sh.form = form.get();
   sh.cfg = &cfg;
   sh.l = &l;
   sh.dims = l.dims;
   sh.dispatchMask = l.dispatchMask;
-  sh.regImage = l.regImage;
   sh.payload = cfg.payload;
-  sh.start = planThreadStart(prog, sh.regImage, cfg.foldConstantStart, sh.dispatchMask,
-                             cfg.payload ? l.payload.written() : std::vector<ByteRange>{});
 
   // ---- schedule: groups are the unit (they share SLM, they meet at barriers); else every thread is ----
   sh.unitIsGroup = l.unitIsGroup;
@@ -633,7 +614,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   // An explicit launch gives each host thread as many concurrency slots as a
   // group has threads: more threads in flight (a gang, interleaving) only where they fit, or no slot shows.
   sh.slotsPer = static_cast<uint32_t>(l.dims.perGroup);
-  const bool anySlot = !cfg.payload || !observesSlot(prog, l);
+  const bool anySlot = !form->observesSlot;
   auto slotsFor = [&](unsigned inFlight) { return anySlot || sh.slotsPer >= inFlight; };
   const unsigned jobs = l.jobs;
   // Units are taken from the ranges in batches, so that many short threads do
@@ -645,18 +626,10 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     sh.ranges[j].next.store(sh.units * j / jobs, std::memory_order_relaxed);
     sh.ranges[j].end = sh.units * (j + 1) / jobs;
   }
-
-  // ---- memory: the launch's spaces, and which are DRAM-sized (latency hiding) ----
-  sh.spaces = l.spaces;
-  for (Space& s : sh.spaces)
-    if (s.bound) {
-      s.dram = s.size >= cfg.hideLatencyFromBytes.value_or(deferMinBytes());
-      sh.anyDram |= s.dram;
-    }
+  sh.spaces = std::move(spaces);
+  sh.anyDram = anyDram;
   sh.slmBytes = l.slmBytes;
   sh.interleave = !sh.unitIsGroup && !cfg.check && sh.anyDram && slotsFor(kInterleave);
-  fitToLaunch(prog, sh.spaces, cfg.check);
-  sh.straightSteps = planStraight(prog, k, sh.dispatchMask, cfg.maxSteps, sh.straightRetLanes, sh.straightPlan);
   sh.urb = l.urbSpace;
   sh.numStats = l.statNames.size();
 

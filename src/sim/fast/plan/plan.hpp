@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "sim/fast/program.hpp"
@@ -85,5 +86,24 @@ struct StraightStep {
 // all-lanes body (DInst::allOnFn) where ChEn is every lane in every thread.
 uint64_t planStraight(const Program& p, const Kernel& k, uint32_t dispatchMask, uint64_t maxSteps, uint64_t& retLanes,
                       std::vector<StraightStep>& plan);
+
+// Everything the passes above give one launch (prepared.cpp): what sim::run
+// prepares before the first thread starts. It does not change while threads run.
+struct PreparedForm {
+  Program prog;                    // decoded, fitted to the launch
+  std::vector<uint8_t> regImage;   // the launch's register image with the folded start
+  ThreadStart start;
+  uint64_t straightSteps = 0, straightRetLanes = 0;  // planStraight
+  std::vector<StraightStep> straightPlan;
+  // An explicit launch's threads may observe their concurrency slot (%sr0,
+  // the scratch offset in %r0, %scratch): else any slot will do.
+  bool observesSlot = false;
+};
+// The form of launch `l` of `k`, whose spaces are `spaces` (Space::dram set):
+// the one `cache` keeps for a launch the same in everything the passes read,
+// else a new one, which `cache` (if given) keeps. A form whose
+// prog.unsupported is set is for the reference tier.
+std::shared_ptr<const PreparedForm> preparedForm(const Kernel& k, const Launch& l, const std::vector<Space>& spaces,
+                                                 PreparedKernels* cache);
 
 }  // namespace visakit::sim

@@ -1,0 +1,123 @@
+// The passes' results kept between launches (PreparedKernels, sim.hpp): a
+// launch that repeats an earlier one in every input of decode() and the launch
+// passes runs the form that launch prepared. The key holds those inputs whole,
+// so a kept form is the one the passes would give again.
+#include <algorithm>
+#include <deque>
+#include <mutex>
+
+#include "sim/fast/plan/effects.hpp"
+#include "sim/fast/plan/plan.hpp"
+#include "sim/launch.hpp"
+
+namespace visakit::sim {
+
+namespace {
+
+// What decode() and the passes read of a launch, besides the kernel's own code.
+struct FormKey {
+  const Kernel* k = nullptr;
+  unsigned grfSize = 0;
+  bool check = false, fold = false, payload = false;
+  uint64_t maxSteps = 0;
+  uint32_t dispatchMask = 0;
+  std::vector<uint8_t> image;                       // planThreadStart folds on it
+  std::vector<std::pair<uint32_t, uint32_t>> perThread;  // the payload's register bytes
+  std::vector<uint32_t> bindingTable;               // planSurfaceState
+  std::vector<uint8_t> spaces;                      // per space: bound, dram, observed (decode, fitToLaunch)
+  bool operator==(const FormKey&) const = default;
+};
+
+FormKey keyOf(const Kernel& k, const Launch& l, const std::vector<Space>& spaces) {
+  const LaunchConfig& cfg = *l.cfg;
+  FormKey key;
+  key.k = &k;
+  key.grfSize = cfg.grfSize;
+  key.check = cfg.check;
+  key.fold = cfg.foldConstantStart;
+  key.payload = cfg.payload != nullptr;
+  key.maxSteps = cfg.maxSteps;
+  key.dispatchMask = l.dispatchMask;
+  key.image = l.regImage;
+  if (cfg.payload)
+    for (const ByteRange& r : l.payload.written()) key.perThread.emplace_back(r.lo, r.hi);
+  key.bindingTable = l.bindingTable;
+  for (const Space& s : spaces)
+    key.spaces.push_back(static_cast<uint8_t>(s.bound | s.dram << 1 | (s.shadow != nullptr) << 2));
+  return key;
+}
+
+// Whether an explicit launch's threads may observe their concurrency slot:
+// the kernel names %sr0, reads the scratch offset in %r0 (bytes 20-23, K3), or
+// uses %scratch.
+bool observesSlot(const Program& p, const Launch& l) {
+  if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present) return true;
+  if (l.use.usesSurface.size() > kSurfScratch && l.use.usesSurface[kSurfScratch]) return true;
+  if (kVarR0 >= p.vars.size() || !p.vars[kVarR0].present) return false;
+  const ByteRange scratchOffset{p.vars[kVarR0].offset + 20, p.vars[kVarR0].offset + 24};
+  bool reads = false;
+  for (size_t i = 0; i < p.code.size() && !reads; ++i)
+    plan::eachRead(p, p.code[i], [&](uint64_t lo, uint64_t hi) { reads = reads || (lo < scratchOffset.hi && scratchOffset.lo < hi); });
+  return reads;
+}
+
+std::shared_ptr<const PreparedForm> prepare(const Kernel& k, const Launch& l, const std::vector<Space>& spaces) {
+  auto f = std::make_shared<PreparedForm>();
+  f->prog = decode(k, l);
+  if (!f->prog.unsupported.empty()) return f;
+  const LaunchConfig& cfg = *l.cfg;
+  f->regImage = l.regImage;
+  f->start = planThreadStart(f->prog, f->regImage, cfg.foldConstantStart, l.dispatchMask,
+                             cfg.payload ? l.payload.written() : std::vector<ByteRange>{});
+  f->observesSlot = cfg.payload && observesSlot(f->prog, l);
+  fitToLaunch(f->prog, spaces, cfg.check);
+  f->straightSteps = planStraight(f->prog, k, l.dispatchMask, cfg.maxSteps, f->straightRetLanes, f->straightPlan);
+  return f;
+}
+
+}  // namespace
+
+struct PreparedKernels::Impl {
+  // A few launch shapes per kernel are usual; past kKeep the oldest form goes.
+  static constexpr size_t kKeep = 64;
+  std::mutex m;
+  std::deque<std::pair<FormKey, std::shared_ptr<const PreparedForm>>> forms;
+  uint64_t hits = 0;
+};
+
+PreparedKernels::PreparedKernels() : impl_(std::make_unique<Impl>()) {}
+PreparedKernels::~PreparedKernels() = default;
+size_t PreparedKernels::size() const {
+  std::lock_guard lock(impl_->m);
+  return impl_->forms.size();
+}
+uint64_t PreparedKernels::hits() const {
+  std::lock_guard lock(impl_->m);
+  return impl_->hits;
+}
+void PreparedKernels::clear() {
+  std::lock_guard lock(impl_->m);
+  impl_->forms.clear();
+}
+
+std::shared_ptr<const PreparedForm> preparedForm(const Kernel& k, const Launch& l, const std::vector<Space>& spaces,
+                                                 PreparedKernels* cache) {
+  if (!cache) return prepare(k, l, spaces);
+  FormKey key = keyOf(k, l, spaces);
+  PreparedKernels::Impl& c = cache->impl();
+  {
+    std::lock_guard lock(c.m);
+    for (const auto& [kk, f] : c.forms)
+      if (kk == key) {
+        ++c.hits;
+        return f;
+      }
+  }
+  std::shared_ptr<const PreparedForm> f = prepare(k, l, spaces);  // (outside the lock: launches on other kernels go on)
+  std::lock_guard lock(c.m);
+  if (c.forms.size() == PreparedKernels::Impl::kKeep) c.forms.pop_front();
+  c.forms.emplace_back(std::move(key), f);
+  return f;
+}
+
+}  // namespace visakit::sim
