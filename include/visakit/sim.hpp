@@ -86,8 +86,8 @@ constexpr uint64_t kDefaultMaxSteps = 10'000'000;
 // object in everything its decoding and plans read (the GRF size, the register
 // image, the dispatch mask, the binding table, which spaces are bound,
 // DRAM-sized or observed, --check, --max-steps, folding) runs the kept form;
-// any other launch prepares its own and keeps it too. Results never depend on
-// it. A kernel must outlive the cache and not change while the cache holds
+// any other launch prepares its own and keeps it too. Both tiers also take
+// the kernel's register layout from it. Results never depend on it. A kernel must outlive the cache and not change while the cache holds
 // it. Launches may share one cache from several threads.
 class PreparedKernels {
  public:

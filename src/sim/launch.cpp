@@ -298,9 +298,12 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   if (simd < 1 || simd > 32) return launchError(fmt::format("dispatch SIMD size {} is not in 1..32", simd));
   l.simd = simd;
   l.dispatchMask = simd >= 32 ? 0xffffffffu : (1u << simd) - 1;
-  l.layout = layoutVars(k, cfg.grfSize);
+  {
+    const std::shared_ptr<const KernelFacts> facts = kernelFacts(k, cfg.grfSize, cfg.prepared);
+    l.layout = facts->layout;
+    l.use = facts->use;
+  }
   if (cfg.payload) l.payload = payloadLayout(k, l.layout, cfg.grfSize);
-  l.use = kernelUse(k);
   for (const Kernel* f : reachableFunctions(k, cfg.functions)) {  // a callee's memory is the kernel's (C2)
     KernelUse fu = kernelUse(*f);
     l.use.usesSlm |= fu.usesSlm;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <array>
 #include <string>
@@ -125,6 +126,15 @@ struct Launch {
   RaceChecker race;
   ObserverList observers;
 };
+
+// What a launch takes from its kernel alone: the register layout and what the
+// kernel touches. A launch with a PreparedKernels (LaunchConfig::prepared)
+// takes the ones it keeps for the kernel object and GRF size (plan/prepared.cpp).
+struct KernelFacts {
+  Layout layout;
+  KernelUse use;
+};
+std::shared_ptr<const KernelFacts> kernelFacts(const Kernel& k, unsigned grfSize, PreparedKernels* cache);
 
 // What one host thread counted.
 struct WorkerTotals {

@@ -830,7 +830,8 @@ TEST(SimRun, ThreadCoordinates) {
   EXPECT_EQ(c.gz, 1u);
 }
 
-// ---- every ALU type combination on random data: defined results, no UB ----
+// ---- every ALU type combination on random data: defined results, no UB, and
+// the fast tier's bytes are the reference tier's (the oracle) ----
 
 const char* kTypes[] = {"ud", "d", "uw", "w", "ub", "b", "uq", "q", "f", "df", "hf"};
 
@@ -840,11 +841,19 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   decls += ".decl Offs v_type=G type=ud num_elts=32 align=GRF\n";
   decls += ".decl In v_type=T num_elts=1\n";
   decls += ".decl P1 v_type=P num_elts=32\n";
+  decls += ".decl Out v_type=T num_elts=1\n";
+  constexpr unsigned kResBytes = 256;  // a destination's 32 elements of at most 8 bytes
+  // Res: each type's destination D_t, then Acc, to which every instruction's
+  // first 128 destination bytes (X_t) are added after it (as dwords, wrapping).
+  const size_t resBytes = std::size(kTypes) * kResBytes + 128;
+  decls += fmt::format(".decl Res v_type=G type=ud num_elts={} align=GRF\n", resBytes / 4);
+  decls += fmt::format(".decl Acc v_type=G type=ud num_elts=32 alias=<Res, {}>\n", std::size(kTypes) * kResBytes);
   unsigned n = 0;
   for (const char* t : kTypes) {
     decls += fmt::format(".decl A_{0} v_type=G type={0} num_elts=16 alias=<Raw, {1}>\n", t, 128 * n);
     decls += fmt::format(".decl B_{0} v_type=G type={0} num_elts=16 alias=<Raw, {1}>\n", t, 2048 + 128 * n);
-    decls += fmt::format(".decl D_{0} v_type=G type={0} num_elts=32 align=GRF\n", t);
+    decls += fmt::format(".decl D_{0} v_type=G type={0} num_elts=32 alias=<Res, {1}>\n", t, kResBytes * n);
+    decls += fmt::format(".decl X_{0} v_type=G type=ud num_elts=32 alias=<Res, {1}>\n", t, kResBytes * n);
     ++n;
   }
   code += "    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v\n";
@@ -857,7 +866,8 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   code += "    setp (M1_NM, 32) P1 0x5a5aa5a5:ud\n";
   const char* mods[] = {"", "(-)", "(abs)", "(~)"};
   std::vector<std::string> lines;
-  for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "sel", "cmp.lt", "cmp.ne", "mov", "not"})
+  for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel", "cmp.lt",
+                         "cmp.ne", "mov", "not"})
     for (const char* d : kTypes)
       for (const char* a : kTypes)
         for (const char* b : {a, "ud", "d", "f"}) {
@@ -870,12 +880,20 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             const char* mod = mods[(lines.size() / 3) % 4];
             std::string srcs = fmt::format("{}A_{}(0,0)<1;1,0>", mod, a);
             if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
-            lines.push_back(fmt::format("    {}{} (M1_NM, 16) D_{}(0,0)<1> {}", pred, m, d, srcs));
-            lines.push_back(fmt::format("    {}{} (M1, 8) D_{}(0,1)<2> {}", pred, m, d, srcs));
+            // (SIMD8 and SIMD4 for 8-byte types: an operand spans at most two GRFs)
+            for (const char* dst : {"(M1_NM, 16) D_{}(0,0)<1>", "(M1, 8) D_{}(0,1)<2>", "(M1_NM, 8) D_{}(0,0)<1>", "(M1, 4) D_{}(0,1)<2>"}) {
+              lines.push_back(fmt::format("    {}{} {} {}", pred, m, fmt::format(fmt::runtime(dst), d), srcs));
+              for (const char* half : {"0", "2"})
+                lines.push_back(fmt::format("    add (M1_NM, 16) Acc({0},0)<1> Acc({0},0)<1;1,0> X_{1}({0},0)<1;1,0>", half, d));
+            }
           }
         }
   lines.push_back("    cmp.gt (M1_NM, 16) P1 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>");
   lines.push_back("    and (M1_NM, 16) P1 P1 P1");
+  // The destinations' bytes to Out, 128 bytes (32 dwords) at a time.
+  std::string store;
+  for (size_t at = 0; at < resBytes; at += 128)
+    store += fmt::format("    scatter_scaled.4 (M1_NM, 32) Out {0:#x}:ud Offs.0 Res.{0}\n", at);
   // Keep the lines the verifier accepts (the table's type rules).
   std::string head = std::string(kHeader) + decls + code;
   std::set<size_t> bad;
@@ -887,12 +905,12 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
         text += lines[i] + "\n";
         lineOf.push_back(i);
       }
-    text += "    ret (M1, 1)\n";
+    text += store + "    ret (M1, 1)\n";
     Diagnostics diags;
     auto m = parseText(text, diags);
     ASSERT_TRUE(m) << diags.render("fuzz", text);
     if (verify(*m, diags)) {
-      ASSERT_GT(lineOf.size(), 1000u);
+      ASSERT_GT(lineOf.size(), 3000u);
       std::mt19937_64 rng(12345);
       std::vector<uint8_t> in(4096);
       for (size_t i = 0; i < in.size(); i += 8) {
@@ -908,14 +926,27 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
         std::memcpy(in.data() + i, &v, 8);
       }
       for (unsigned simd : {8u, 32u}) {
-        sim::LaunchConfig cfg;
-        cfg.simd = simd;
-        cfg.check = true;
-        std::vector<sim::SurfaceBinding> s = {{"In", in}};
-        auto r = sim::run(m->kernels[0], s, cfg);
-        ASSERT_TRUE(r.ok()) << r.error;
-        EXPECT_TRUE(r.findings.empty());
-        EXPECT_EQ(s[0].bytes, in);
+        std::vector<uint8_t> out[2];
+        for (bool reference : {false, true}) {
+          sim::LaunchConfig cfg;
+          cfg.simd = simd;
+          cfg.check = true;
+          cfg.reference = reference;
+          std::vector<sim::SurfaceBinding> s = {{"In", in}, {"Out", std::vector<uint8_t>(resBytes, 0)}};
+          auto r = sim::run(m->kernels[0], s, cfg);
+          ASSERT_TRUE(r.ok()) << r.error;
+          EXPECT_EQ(r.stats.tier, reference ? "reference" : "fast");
+          EXPECT_TRUE(r.findings.empty());
+          EXPECT_EQ(s[0].bytes, in);
+          out[reference] = s[1].bytes;
+        }
+        for (size_t i = 0; i < out[0].size(); ++i)
+          if (out[0][i] != out[1][i]) {
+            ADD_FAILURE() << "SIMD" << simd << ": byte " << i << " of "
+                          << (i / kResBytes < std::size(kTypes) ? kTypes[i / kResBytes] : "the folded")
+                          << " destinations: fast tier " << int(out[0][i]) << ", reference tier " << int(out[1][i]);
+            break;
+          }
       }
       return;
     }

@@ -16,6 +16,7 @@
 
 #include "sim/fast/control.hpp"
 #include "sim/sem/ops.hpp"
+#include "sim/sem/ops_alu.hpp"
 #include "sim/fast/ctx.hpp"
 
 namespace visakit::sim {
@@ -264,26 +265,31 @@ template <> struct OpOf<Opcode::XOR> { using T = ops::Xor; };
 template <> struct OpOf<Opcode::NOT> { using T = ops::Not; };
 template <> struct OpOf<Opcode::SHL> { using T = ops::Shl; };
 template <> struct OpOf<Opcode::SHR> { using T = ops::Shr; };
+template <> struct OpOf<Opcode::MULH> { using T = ops::Mulh; };
+template <> struct OpOf<Opcode::ASR> { using T = ops::Asr; };
+template <> struct OpOf<Opcode::AVG> { using T = ops::Avg; };
 template <Opcode Op>
 using Op_t = typename OpOf<Op>::T;
 
-template <Opcode Op>
-inline i128 intOp(const DInst& d, i128 a, i128 b) {
-  return Op_t<Op>::exact(a, b, ops::IntCtx{d.shiftMask, d.src0Bits});
-}
-
 constexpr int numSrcs(Opcode op) { return op == Opcode::MOV || op == Opcode::NOT ? 1 : 2; }
 
-template <Opcode Op>
-void intAlu(Ctx& c, const DInst& d) {
+// The integer pipeline: sources loaded exactly, the operation F (a sem/ops
+// functor), the result converted into the destination.
+template <class F, int NSrc>
+void intAluOf(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   c.lanes += laneCount(en);
   if (!en) return;
   i128 *a = c.ia.data(), *b = c.ib.data(), *r = c.ir.data();
   d.iload[0](c, d, d.src[0], a);
-  if constexpr (numSrcs(Op) == 2) d.iload[1](c, d, d.src[1], b);
-  for (unsigned k = 0; k < d.exec; ++k) r[k] = intOp<Op>(d, a[k], numSrcs(Op) == 2 ? b[k] : 0);
+  if constexpr (NSrc == 2) d.iload[1](c, d, d.src[1], b);
+  const ops::IntCtx ic{d.shiftMask, d.src0Bits};
+  for (unsigned k = 0; k < d.exec; ++k) r[k] = F::exact(a[k], NSrc == 2 ? b[k] : 0, ic);
   d.istore(c, d, en, r);
+}
+template <Opcode Op>
+void intAlu(Ctx& c, const DInst& d) {
+  intAluOf<Op_t<Op>, numSrcs(Op)>(c, d);
 }
 
 // HF: "denorms are flushed to sign-preserved zero on input and output of any
@@ -956,6 +962,97 @@ Handler intHandler() {
   return intAlu<Op>;
 }
 
+// ---------------------------------------------------------------- 64-bit lanes
+// A Q or UQ destination without .sat takes the exact result's low 64 bits
+// (2_datatypes.md "Type Conversion"), and for these operations they are those
+// of the operation on the sources' 64-bit extensions, wrapping: the exact
+// pipeline's bytes without its 128-bit values.
+constexpr bool isIntType(Type t) {
+  return t == Type::UD || t == Type::D || t == Type::UW || t == Type::W || t == Type::UB || t == Type::B ||
+         t == Type::UQ || t == Type::Q;
+}
+bool wideSrc(const DOperand& o) {
+  return (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm) && isIntType(o.type) &&
+         (o.mod == Mod::None || o.mod == Mod::Neg);
+}
+// The source's elements, sign- or zero-extended to 64 bits by its type (a
+// load of that type), negated with (-).
+template <class T>
+void load64As(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
+  for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
+}
+void load64(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
+  if (o.kind == DOperand::Kind::Imm) {
+    const unsigned pad = 64 - 8 * typeSize(o.type);
+    const bool sign = isSignedInt(o.type);
+    for (unsigned k = 0; k < n; ++k) {
+      const uint64_t v = o.imm[k % o.immPeriod] << pad;
+      out[k] = sign ? static_cast<uint64_t>(static_cast<int64_t>(v) >> pad) : v >> pad;
+    }
+  } else {
+    switch (o.type) {
+      case Type::UB: load64As<uint8_t>(c, o, n, out); break;
+      case Type::B: load64As<int8_t>(c, o, n, out); break;
+      case Type::UW: load64As<uint16_t>(c, o, n, out); break;
+      case Type::W: load64As<int16_t>(c, o, n, out); break;
+      case Type::UD: load64As<uint32_t>(c, o, n, out); break;
+      case Type::D: load64As<int32_t>(c, o, n, out); break;
+      case Type::Q: load64As<int64_t>(c, o, n, out); break;
+      default: load64As<uint64_t>(c, o, n, out); break;
+    }
+  }
+  if (o.mod == Mod::Neg)
+    for (unsigned k = 0; k < n; ++k) out[k] = uint64_t{0} - out[k];
+}
+template <Opcode Op>
+void wideAlu(Ctx& c, const DInst& d) {
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  constexpr bool two = numSrcs(Op) == 2;
+  const unsigned n = d.exec;
+  uint64_t a[32], b[32], r[32];
+  load64(c, d.src[0], n, a);
+  if constexpr (two) load64(c, d.src[1], n, b);
+  const bool g0 = isSignedInt(d.src[0].type);
+  const uint64_t low = d.src0Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.src0Bits) - 1;
+  for (unsigned k = 0; k < n; ++k) {
+    const unsigned s = two ? static_cast<unsigned>(b[k] & d.shiftMask) : 0;
+    if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
+    else if constexpr (Op == Opcode::MUL) r[k] = a[k] * b[k];
+    else if constexpr (Op == Opcode::AND) r[k] = a[k] & b[k];
+    else if constexpr (Op == Opcode::OR) r[k] = a[k] | b[k];
+    else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ b[k];
+    else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
+    else if constexpr (Op == Opcode::MOV) r[k] = a[k];
+    else if constexpr (Op == Opcode::SHL) r[k] = a[k] << s;  // (SHL page: the count's low 6 bits for Q/UQ)
+    else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
+    else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
+  }
+  forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+}
+Handler pickWide(const DInst& d, Opcode op, int nsrc) {
+  if (d.sat || d.floatDomain || d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None ||
+      (d.dst.type != Type::Q && d.dst.type != Type::UQ))
+    return nullptr;
+  for (int s = 0; s < nsrc; ++s)
+    if (!wideSrc(d.src[s])) return nullptr;
+  if (op == Opcode::MOV && d.src[0].type == d.dst.type && d.src[0].mod == Mod::None) return nullptr;  // (movCopy)
+  switch (op) {
+    case Opcode::ADD: return wideAlu<Opcode::ADD>;
+    case Opcode::MUL: return wideAlu<Opcode::MUL>;
+    case Opcode::AND: return wideAlu<Opcode::AND>;
+    case Opcode::OR: return wideAlu<Opcode::OR>;
+    case Opcode::XOR: return wideAlu<Opcode::XOR>;
+    case Opcode::NOT: return wideAlu<Opcode::NOT>;
+    case Opcode::MOV: return wideAlu<Opcode::MOV>;
+    case Opcode::SHL: return wideAlu<Opcode::SHL>;
+    case Opcode::SHR: return wideAlu<Opcode::SHR>;
+    case Opcode::ASR: return wideAlu<Opcode::ASR>;
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
@@ -1018,6 +1115,11 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       if (op == Opcode::CMP && d.exec == 1) d.cmpJmpFn = scalarCmp(d).second;
       return;
     }
+  if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
+    if (Handler h = pickWide(d, op, nsrc)) {
+      d.fn = h;
+      return;
+    }
   switch (op) {
     case Opcode::SETP: d.fn = setpAlu; return;
     case Opcode::CMP: d.fn = flt ? cmpAlu<true> : cmpAlu<false>; return;
@@ -1042,6 +1144,18 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::NOT: d.fn = intHandler<Opcode::NOT>(); return;
     case Opcode::SHL: d.fn = intHandler<Opcode::SHL>(); return;
     case Opcode::SHR: d.fn = intHandler<Opcode::SHR>(); return;
+    // Integer-only rows (their pages' types), through the same pipeline.
+    case Opcode::MULH: d.fn = intHandler<Opcode::MULH>(); return;
+    case Opcode::ASR: d.fn = intHandler<Opcode::ASR>(); return;
+    case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
+    case Opcode::FMINMAX:
+      // Integers: ops::Min / ops::Max (MIN_MAX page); floats run through the semantics.
+      if (flt) {
+        d.viaRef = true;
+        return;
+      }
+      d.fn = inst.f[desc->findName("Op")].value & 1 ? intAluOf<ops::Max, 2> : intAluOf<ops::Min, 2>;
+      return;
     default: d.fn = intHandler<Opcode::MOV>(); return;
   }
 }

@@ -95,6 +95,33 @@ void decodeBarrier(const Program&, const Instruction&, DInst& d) {
   d.control = true;  // (the dispatcher neither moves on nor goes on with the thread)
 }
 
+// MOV without a conversion (sem/alu.cpp mov: the same type, no modifier, no
+// .sat: the bits are copied) where an operand is indirect, which the vector
+// forms do not read: the element offsets of the semantics (elementOffset),
+// every source element read before any destination element is written.
+void movBits(Ctx& c, const DInst& d) {
+  const RefInst& r = *d.ref;
+  const RefOperand& s = r.f[static_cast<size_t>(r.src[0])];
+  const RefOperand& o = r.f[static_cast<size_t>(r.dst)];
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  const unsigned ts = typeSize(o.type);
+  std::array<uint64_t, 32> v;
+  for (unsigned k = 0; k < d.exec; ++k)
+    v[k] = s.kind == Operand::Kind::Immediate ? s.imm[k % s.immPeriod] : readRegBits(c.t, elementOffset(s, c.t, k), ts);
+  if (o.null) return;
+  for (unsigned k = 0; k < d.exec; ++k)
+    if ((en >> k) & 1) writeRegBits(c.t, elementOffset(o, c.t, k), ts, v[k]);
+}
+bool isMovBits(const RefInst& r) {
+  if (r.row->op != Opcode::MOV || r.dst < 0 || r.numSrc != 1 || r.src[0] < 0 || r.sat) return false;
+  const RefOperand& s = r.f[static_cast<size_t>(r.src[0])];
+  const RefOperand& o = r.f[static_cast<size_t>(r.dst)];
+  const bool srcOk = s.kind == Operand::Kind::General || s.kind == Operand::Kind::Indirect || s.kind == Operand::Kind::Immediate;
+  const bool dstOk = o.kind == Operand::Kind::General || o.kind == Operand::Kind::Indirect;
+  return srcOk && dstOk && s.type == o.type && s.mod == Mod::None;
+}
+
 void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {
   const InstrDesc& row = *r.row;
   d.viaRef = true;
@@ -106,6 +133,7 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   d.numAhead = 0;
   d.control = row.has(kControl) || row.has(kBarrier);
   d.fn = !row.has(kControl) && row.has(kBarrier) ? execRefBarrier : execRef;
+  if (isMovBits(r)) d.fn = movBits;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.
   d.numRawReads = d.numRawWrites = 0;

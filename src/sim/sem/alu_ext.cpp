@@ -66,7 +66,7 @@ double finish(double x, Type et) {
 // ---- MIN_MAX page ----
 // "if one of the numbers is NaN and the other is not, MIN or MAX ... returns
 // the one that is not NaN. When both numbers are NaN, [it] returns source1";
-// -0 is below +0 (A18). Integers compare by their values (E13).
+// -0 is below +0 (A18). Integers: ops::Min, ops::Max.
 void minMax(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
@@ -91,11 +91,9 @@ void minMax(Exec& e) {
     return;
   }
   const auto v = intSources<2>(e, {e.src(0), e.src(1)});
+  const ops::IntCtx c;
   for (unsigned k = 0; k < n; ++k)
-    if ((en >> k) & 1) {
-      const i128 a = v[k][0], b = v[k][1];
-      e.storeInt(d, k, isMax ? (a < b ? b : a) : (b < a ? b : a));
-    }
+    if ((en >> k) & 1) e.storeInt(d, k, isMax ? ops::Max::exact(v[k][0], v[k][1], c) : ops::Min::exact(v[k][0], v[k][1], c));
 }
 
 // ---- ADDC, SUBB pages: Dst and Carry / Borrow ----

@@ -26,33 +26,11 @@ void Exec::countLanes(uint32_t en) { lanes += static_cast<unsigned>(std::popcoun
 // Register byte offset of element k (chapter 5 "Region-based Addressing"): a
 // source's element k is at ((k / w) * vs + (k % w) * hs) elements from its
 // first (a destination's at k * hs: decoded as w = 32, vs = 0).
-uint32_t Exec::elemOffset(int f, unsigned k) const {
-  const RefOperand& o = op(f);
-  const uint32_t ts = typeSize(o.type);
-  const uint32_t w = o.w ? o.w : 1;
-  const uint32_t elt = (k / w) * o.vs + (k % w) * o.hs;
-  if (o.kind == Operand::Kind::Indirect) {
-    // The address register holds a register byte address; VxH (vs absent):
-    // each group of w lanes takes the next address element (chapter 5 "Indirect Operands").
-    uint32_t a = o.vs == kRegionNull ? o.addr + k / w : o.addr;
-    uint32_t base = (a < t_.addrs.size() ? t_.addrs[a] : 0) + o.base;
-    return o.vs == kRegionNull ? base + (k % w) * o.hs * ts : base + elt * ts;
-  }
-  return o.base + elt * ts;
-}
+uint32_t Exec::elemOffset(int f, unsigned k) const { return elementOffset(op(f), t_, k); }
 
-uint64_t Exec::regBits(uint32_t off, unsigned bytes) const {
-  // An address outside the register file (a wild indirect address) reads 0.
-  if (off > t_.regs.size() || bytes > t_.regs.size() - off) return 0;
-  uint64_t v = 0;
-  std::memcpy(&v, t_.regs.data() + off, bytes);
-  return v;
-}
+uint64_t Exec::regBits(uint32_t off, unsigned bytes) const { return readRegBits(t_, off, bytes); }
 
-void Exec::setRegBits(uint32_t off, unsigned bytes, uint64_t v) {
-  if (off > t_.regs.size() || bytes > t_.regs.size() - off) return;  // dropped
-  std::memcpy(t_.regs.data() + off, &v, bytes);
-}
+void Exec::setRegBits(uint32_t off, unsigned bytes, uint64_t v) { writeRegBits(t_, off, bytes, v); }
 
 uint64_t Exec::bits(int f, unsigned k) const {
   const RefOperand& o = op(f);

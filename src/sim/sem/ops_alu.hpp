@@ -76,6 +76,13 @@ inline double rsqrtDouble(double x) {
 struct Avg {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return (a + b + 1) >> 1; }
 };
+// MIN_MAX page, integers: they compare by their values (E13).
+struct Min {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return b < a ? b : a; }
+};
+struct Max {
+  static i128 exact(i128 a, i128 b, const IntCtx&) { return a < b ? b : a; }
+};
 // MULH page: the high 32 bits of the exact product (signed or unsigned by the values, A6).
 struct Mulh {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return mulExact(a, b) >> 32; }

@@ -12,7 +12,9 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <vector>
@@ -122,6 +124,37 @@ struct RefThread {
   bool ownScratch = false;
   uint64_t scratchBase = 0, scratchSize = 0;
 };
+
+// Register bytes by address (chapter 5 "Indirect Operands"): an address
+// outside the register file (a wild indirect address) reads 0; a write there is dropped.
+inline uint64_t readRegBits(const RefThread& t, uint32_t off, unsigned bytes) {
+  if (off > t.regs.size() || bytes > t.regs.size() - off) return 0;
+  uint64_t v = 0;
+  std::memcpy(&v, t.regs.data() + off, bytes);
+  return v;
+}
+inline void writeRegBits(RefThread& t, uint32_t off, unsigned bytes, uint64_t v) {
+  if (off > t.regs.size() || bytes > t.regs.size() - off) return;
+  std::memcpy(t.regs.data() + off, &v, bytes);
+}
+// The register byte offset of element k of a General or Indirect operand (its
+// region; chapter 5 "Region-based Addressing", "Indirect Operands": the
+// address register holds a register byte address; VxH (vs absent): each group
+// of w lanes takes the next address element).
+inline uint32_t elementOffset(const RefOperand& o, const RefThread& t, unsigned k) {
+  const uint32_t ts = typeSize(o.type);
+  const uint32_t w = o.w ? o.w : 1;
+  // (k / w, k % w; a width is a power of two but for a decoded destination's 32)
+  const bool pow2 = std::has_single_bit(w);
+  const uint32_t row = pow2 ? k >> std::countr_zero(w) : k / w, col = pow2 ? k & (w - 1) : k % w;
+  const uint32_t elt = row * o.vs + col * o.hs;
+  if (o.kind == Operand::Kind::Indirect) {
+    const uint32_t a = o.vs == kRegionNull ? o.addr + row : o.addr;
+    const uint32_t base = (a < t.addrs.size() ? t.addrs[a] : 0) + o.base;
+    return o.vs == kRegionNull ? base + col * o.hs * ts : base + elt * ts;
+  }
+  return o.base + elt * ts;
+}
 
 // What a thread runs against: the memory spaces of its launch.
 struct RefMemory {

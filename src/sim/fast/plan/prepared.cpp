@@ -82,8 +82,31 @@ struct PreparedKernels::Impl {
   static constexpr size_t kKeep = 64;
   std::mutex m;
   std::deque<std::pair<FormKey, std::shared_ptr<const PreparedForm>>> forms;
+  std::deque<std::pair<std::pair<const Kernel*, unsigned>, std::shared_ptr<const KernelFacts>>> facts;
   uint64_t hits = 0;
 };
+
+std::shared_ptr<const KernelFacts> kernelFacts(const Kernel& k, unsigned grfSize, PreparedKernels* cache) {
+  auto make = [&] {
+    auto f = std::make_shared<KernelFacts>();
+    f->layout = layoutVars(k, grfSize);
+    f->use = kernelUse(k);
+    return f;
+  };
+  if (!cache) return make();
+  PreparedKernels::Impl& c = cache->impl();
+  const std::pair<const Kernel*, unsigned> key{&k, grfSize};
+  {
+    std::lock_guard lock(c.m);
+    for (const auto& [kk, f] : c.facts)
+      if (kk == key) return f;
+  }
+  std::shared_ptr<const KernelFacts> f = make();
+  std::lock_guard lock(c.m);
+  if (c.facts.size() == PreparedKernels::Impl::kKeep) c.facts.pop_front();
+  c.facts.emplace_back(key, f);
+  return f;
+}
 
 PreparedKernels::PreparedKernels() : impl_(std::make_unique<Impl>()) {}
 PreparedKernels::~PreparedKernels() = default;
@@ -98,6 +121,7 @@ uint64_t PreparedKernels::hits() const {
 void PreparedKernels::clear() {
   std::lock_guard lock(impl_->m);
   impl_->forms.clear();
+  impl_->facts.clear();
 }
 
 std::shared_ptr<const PreparedForm> preparedForm(const Kernel& k, const Launch& l, const std::vector<Space>& spaces,
