@@ -393,6 +393,7 @@ uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n) {
   }
 }
 
+void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res);
 template <bool Float>
 void cmpAlu(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);  // no predication: EM (or NoMask) only
@@ -408,6 +409,10 @@ void cmpAlu(Ctx& c, const DInst& d) {
     d.iload[1](c, d, d.src[1], c.ib.data());
     res = relationBits(d.relop, c.ia.data(), c.ib.data(), d.exec);
   }
+  storeRelation(c, d, en, res);
+}
+// CMP's result for the enabled lanes: predicate bits, or all ones / zeros of a register element.
+void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res) {
   if (d.dst.kind == DOperand::Kind::Pred) {
     uint32_t& p = c.t.preds[d.dst.predId];
     forEachLane(en, [&](unsigned k) {
@@ -1031,9 +1036,57 @@ void wideAlu(Ctx& c, const DInst& d) {
   }
   forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
 }
+// SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
+void wideSel(Ctx& c, const DInst& d) {
+  const uint32_t all = execMaskBits(d.exec);
+  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
+  c.lanes += laneCount(en);
+  if (!en) return;
+  const uint32_t p = d.predId ? predMask(c, d) : all;
+  uint64_t a[32], b[32];
+  load64(c, d.src[0], d.exec, a);
+  load64(c, d.src[1], d.exec, b);
+  forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], (p >> k) & 1 ? a[k] : b[k]); });
+}
+// CMP of integers of at most 64 bits without modifiers: their values compare
+// as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
+template <bool Unsigned>
+void wideCmp(Ctx& c, const DInst& d) {
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  uint64_t a[32], b[32];
+  load64(c, d.src[0], d.exec, a);
+  load64(c, d.src[1], d.exec, b);
+  uint32_t res;
+  if constexpr (Unsigned) {
+    res = relationBits(d.relop, a, b, d.exec);
+  } else {
+    int64_t x[32], y[32];
+    for (unsigned k = 0; k < d.exec; ++k) {
+      x[k] = static_cast<int64_t>(a[k]);
+      y[k] = static_cast<int64_t>(b[k]);
+    }
+    res = relationBits(d.relop, x, y, d.exec);
+  }
+  storeRelation(c, d, en, res);
+}
 Handler pickWide(const DInst& d, Opcode op, int nsrc) {
-  if (d.sat || d.floatDomain || d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None ||
-      (d.dst.type != Type::Q && d.dst.type != Type::UQ))
+  if (d.sat || d.floatDomain) return nullptr;
+  if (op == Opcode::CMP) {
+    bool uq = false, signedSrc = false, wide = false;
+    for (int s = 0; s < 2; ++s) {
+      const DOperand& o = d.src[s];
+      if (!wideSrc(o) || o.mod != Mod::None) return nullptr;
+      uq |= o.type == Type::UQ;
+      signedSrc |= isSignedInt(o.type);
+      wide |= typeSize(o.type) == 8;
+    }
+    if (!wide) return nullptr;  // (narrower sources: the 32-bit forms or the pipeline)
+    if (uq) return signedSrc ? nullptr : wideCmp<true>;
+    return wideCmp<false>;
+  }
+  if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None || (d.dst.type != Type::Q && d.dst.type != Type::UQ))
     return nullptr;
   for (int s = 0; s < nsrc; ++s)
     if (!wideSrc(d.src[s])) return nullptr;
@@ -1049,6 +1102,7 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
     case Opcode::SHL: return wideAlu<Opcode::SHL>;
     case Opcode::SHR: return wideAlu<Opcode::SHR>;
     case Opcode::ASR: return wideAlu<Opcode::ASR>;
+    case Opcode::SEL: return wideSel;
     default: return nullptr;
   }
 }
