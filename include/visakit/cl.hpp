@@ -85,14 +85,14 @@ struct Result {
   std::vector<ArgComparison> comparisons;
 };
 
-// Runs one launch; run() below is a Session of its own.
+// Runs one launch and keeps nothing for later ones (a Session, below, does).
 Result run(const Request& r);
 
 // Launches that share what they load, as an OpenCL runtime keeps a built
-// program: the kernel's vISA parsed and verified once per file content and
-// GRF size, and the fast tier's decoded and planned form of each launch that
-// repeats an earlier one (sim::PreparedKernels). Results are those of run().
-// A Session runs one launch at a time.
+// program: the kernel's vISA parsed and verified once per file (its path,
+// content and GRF size), and the fast tier's decoded and planned form of each
+// launch that repeats an earlier one (sim::PreparedKernels). Results are those
+// of run(). A Session runs one launch at a time.
 class Session {
  public:
   Session();

@@ -87,14 +87,14 @@ std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {
 
 }  // namespace
 
-Result runIn(Session::Impl* session, const Request& rq);
+static Result runIn(Session::Impl* session, const Request& rq);
 
-// What a Session keeps: each vISA file's module (by its text and GRF size;
+// What a Session keeps: each vISA file's module (by its path, text and GRF size;
 // the Kernel objects the prepared forms name live as long as the session) and
 // the prepared forms.
 struct Session::Impl {
   struct Loaded {
-    std::string text;
+    std::string path, text;  // (the warnings name the path)
     unsigned grfSize = 0;
     std::unique_ptr<Module> mod;
     std::string warnings;
@@ -104,9 +104,9 @@ struct Session::Impl {
   std::vector<Loaded> loaded;
   sim::PreparedKernels prepared;
 
-  const Loaded* find(const std::string& text, unsigned grfSize) const {
+  const Loaded* find(const std::string& path, const std::string& text, unsigned grfSize) const {
     for (const Loaded& l : loaded)
-      if (l.grfSize == grfSize && l.text == text) return &l;
+      if (l.grfSize == grfSize && l.path == path && l.text == text) return &l;
     return nullptr;
   }
   const Loaded& keep(Loaded l) {
@@ -125,7 +125,7 @@ uint64_t Session::preparedHits() const { return impl_->prepared.hits(); }
 Result Session::run(const Request& rq) { return runIn(impl_.get(), rq); }
 Result run(const Request& rq) { return runIn(nullptr, rq); }
 
-Result runIn(Session::Impl* session, const Request& rq) {
+static Result runIn(Session::Impl* session, const Request& rq) {
   Result res;
   std::string err;
   // ---- the launch description (usage errors: exit 2) ----
@@ -221,7 +221,7 @@ Result runIn(Session::Impl* session, const Request& rq) {
   }
   std::string text;
   if (!readFile(res.kernelFile, text)) return failed(1, fmt::format("cannot read '{}'", res.kernelFile));
-  const Session::Impl::Loaded* loaded = session ? session->find(text, res.grfSize) : nullptr;
+  const Session::Impl::Loaded* loaded = session ? session->find(res.kernelFile, text, res.grfSize) : nullptr;
   Session::Impl::Loaded own;
   if (!loaded) {
     Options opts;
@@ -239,6 +239,7 @@ Result runIn(Session::Impl* session, const Request& rq) {
     own.mod = std::make_unique<Module>(std::move(*mod));
     own.grfSize = res.grfSize;
     if (session) {
+      own.path = res.kernelFile;
       own.text = std::move(text);
       loaded = &session->keep(std::move(own));
     } else {

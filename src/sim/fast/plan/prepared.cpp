@@ -24,6 +24,7 @@ struct FormKey {
   std::vector<uint8_t> image;                       // planThreadStart folds on it
   std::vector<std::pair<uint32_t, uint32_t>> perThread;  // the payload's register bytes
   std::vector<uint32_t> bindingTable;               // planSurfaceState
+  std::vector<uint8_t> writes;                      // the surfaces the launch may write (Program::writesSurface)
   std::vector<uint8_t> spaces;                      // per space: bound, dram, observed (decode, fitToLaunch)
   bool operator==(const FormKey&) const = default;
 };
@@ -42,6 +43,7 @@ FormKey keyOf(const Kernel& k, const Launch& l, const std::vector<Space>& spaces
   if (cfg.payload)
     for (const ByteRange& r : l.payload.written()) key.perThread.emplace_back(r.lo, r.hi);
   key.bindingTable = l.bindingTable;
+  key.writes = l.use.writesSurface;
   for (const Space& s : spaces)
     key.spaces.push_back(static_cast<uint8_t>(s.bound | s.dram << 1 | (s.shadow != nullptr) << 2));
   return key;
