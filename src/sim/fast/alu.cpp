@@ -339,13 +339,20 @@ void movCopy(Ctx& c, const DInst& d) {
 
 // SEL page: "if (EM[i]) dst[i] = Pred[i] ? src0[i] : src1[i]": the predicate
 // selects, the execution mask enables. No predicate selects src0 (E16).
+// The enabled lanes (EM, or all under NoMask; counted), and the lanes that take src0.
+inline uint32_t selEnables(Ctx& c, const DInst& d) {
+  const uint32_t all = execMaskBits(d.exec);
+  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
+  c.lanes += laneCount(en);
+  return en;
+}
+inline uint32_t selChoice(const Ctx& c, const DInst& d) { return d.predId ? predMask(c, d) : execMaskBits(d.exec); }
+// SEL in the general pipeline.
 template <bool Float>
 void selAlu(Ctx& c, const DInst& d) {
-  uint32_t all = execMaskBits(d.exec);
-  uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
-  c.lanes += laneCount(en);
+  const uint32_t en = selEnables(c, d);
   if (!en) return;
-  uint32_t p = d.predId ? predMask(c, d) : all;
+  const uint32_t p = selChoice(c, d);
   if constexpr (Float) {
     double *a = c.fa.data(), *b = c.fb.data();
     d.fload[0](c, d, d.src[0], a);
@@ -972,12 +979,8 @@ Handler intHandler() {
 // (2_datatypes.md "Type Conversion"), and for these operations they are those
 // of the operation on the sources' 64-bit extensions, wrapping: the exact
 // pipeline's bytes without its 128-bit values.
-constexpr bool isIntType(Type t) {
-  return t == Type::UD || t == Type::D || t == Type::UW || t == Type::W || t == Type::UB || t == Type::B ||
-         t == Type::UQ || t == Type::Q;
-}
 bool wideSrc(const DOperand& o) {
-  return (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm) && isIntType(o.type) &&
+  return (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm) && isIntType(o.type) && o.type != Type::BOOL &&
          (o.mod == Mod::None || o.mod == Mod::Neg);
 }
 // The source's elements, sign- or zero-extended to 64 bits by its type (a
@@ -988,12 +991,7 @@ void load64As(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
 }
 void load64(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
   if (o.kind == DOperand::Kind::Imm) {
-    const unsigned pad = 64 - 8 * typeSize(o.type);
-    const bool sign = isSignedInt(o.type);
-    for (unsigned k = 0; k < n; ++k) {
-      const uint64_t v = o.imm[k % o.immPeriod] << pad;
-      out[k] = sign ? static_cast<uint64_t>(static_cast<int64_t>(v) >> pad) : v >> pad;
-    }
+    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
   } else {
     switch (o.type) {
       case Type::UB: load64As<uint8_t>(c, o, n, out); break;
@@ -1038,11 +1036,9 @@ void wideAlu(Ctx& c, const DInst& d) {
 }
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 void wideSel(Ctx& c, const DInst& d) {
-  const uint32_t all = execMaskBits(d.exec);
-  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
-  c.lanes += laneCount(en);
+  const uint32_t en = selEnables(c, d);
   if (!en) return;
-  const uint32_t p = d.predId ? predMask(c, d) : all;
+  const uint32_t p = selChoice(c, d);
   uint64_t a[32], b[32];
   load64(c, d.src[0], d.exec, a);
   load64(c, d.src[1], d.exec, b);

@@ -95,8 +95,7 @@ void decodeBarrier(const Program&, const Instruction&, DInst& d) {
   d.control = true;  // (the dispatcher neither moves on nor goes on with the thread)
 }
 
-// MOV without a conversion (sem/alu.cpp mov: the same type, no modifier, no
-// .sat: the bits are copied) where an operand is indirect, which the vector
+// MOV without a conversion (movCopiesBits, as sem/alu.cpp mov) where an operand is indirect, which the vector
 // forms do not read: the element offsets of the semantics (elementOffset),
 // every source element read before any destination element is written.
 void movBits(Ctx& c, const DInst& d) {
@@ -114,12 +113,12 @@ void movBits(Ctx& c, const DInst& d) {
     if ((en >> k) & 1) writeRegBits(c.t, elementOffset(o, c.t, k), ts, v[k]);
 }
 bool isMovBits(const RefInst& r) {
-  if (r.row->op != Opcode::MOV || r.dst < 0 || r.numSrc != 1 || r.src[0] < 0 || r.sat) return false;
+  if (r.row->op != Opcode::MOV || r.dst < 0 || r.numSrc != 1 || r.src[0] < 0) return false;
   const RefOperand& s = r.f[static_cast<size_t>(r.src[0])];
   const RefOperand& o = r.f[static_cast<size_t>(r.dst)];
   const bool srcOk = s.kind == Operand::Kind::General || s.kind == Operand::Kind::Indirect || s.kind == Operand::Kind::Immediate;
   const bool dstOk = o.kind == Operand::Kind::General || o.kind == Operand::Kind::Indirect;
-  return srcOk && dstOk && s.type == o.type && s.mod == Mod::None;
+  return srcOk && dstOk && movCopiesBits(s, o, r.sat);
 }
 
 void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {

@@ -17,9 +17,7 @@ using pipeline::Domain;
 void mov(Exec& e) {
   const RefOperand& s = e.op(e.src(0));
   const RefOperand& d = e.op(e.dst());
-  if (s.kind != Operand::Kind::Predicate && s.type == d.type && s.mod == Mod::None && !e.inst().sat &&
-      d.kind != Operand::Kind::Predicate) {
-    // No conversion: the bits are copied, a NaN's included (E14).
+  if (movCopiesBits(s, d, e.inst().sat)) {
     const uint32_t en = e.chEn();
     e.countLanes(en);
     std::array<uint64_t, 32> v{};

@@ -156,6 +156,13 @@ inline uint32_t elementOffset(const RefOperand& o, const RefThread& t, unsigned 
   return o.base + elt * ts;
 }
 
+// MOV page: without a conversion (the same type, no modifier, no .sat, no
+// predicate) the bits are copied, a NaN's included (E14).
+inline bool movCopiesBits(const RefOperand& src, const RefOperand& dst, bool sat) {
+  return src.kind != Operand::Kind::Predicate && dst.kind != Operand::Kind::Predicate && src.type == dst.type &&
+         src.mod == Mod::None && !sat;
+}
+
 // What a thread runs against: the memory spaces of its launch.
 struct RefMemory {
   std::vector<Space>* spaces = nullptr;  // by surface id; %slm is the thread group's

@@ -80,12 +80,33 @@ std::shared_ptr<const PreparedForm> prepare(const Kernel& k, const Launch& l, co
 }  // namespace
 
 struct PreparedKernels::Impl {
-  // A few launch shapes per kernel are usual; past kKeep the oldest form goes.
+  // A few launch shapes per kernel are usual; past kKeep the oldest goes.
   static constexpr size_t kKeep = 64;
+  template <class Key, class V>
+  using Kept = std::deque<std::pair<Key, std::shared_ptr<const V>>>;
   std::mutex m;
-  std::deque<std::pair<FormKey, std::shared_ptr<const PreparedForm>>> forms;
-  std::deque<std::pair<std::pair<const Kernel*, unsigned>, std::shared_ptr<const KernelFacts>>> facts;
-  uint64_t hits = 0;
+  Kept<FormKey, PreparedForm> forms;
+  Kept<std::pair<const Kernel*, unsigned>, KernelFacts> facts;
+  uint64_t hits = 0;  // of forms
+
+  // The value `kept` holds for `key`, else make()'s, which it then keeps.
+  // make() runs outside the lock: launches of other kernels go on.
+  template <class Key, class V, class Make>
+  std::shared_ptr<const V> keptOr(Kept<Key, V>& kept, Key key, Make make, uint64_t* hitCount) {
+    {
+      std::lock_guard lock(m);
+      for (const auto& [kk, v] : kept)
+        if (kk == key) {
+          if (hitCount) ++*hitCount;
+          return v;
+        }
+    }
+    std::shared_ptr<const V> v = make();
+    std::lock_guard lock(m);
+    if (kept.size() == kKeep) kept.pop_front();
+    kept.emplace_back(std::move(key), v);
+    return v;
+  }
 };
 
 std::shared_ptr<const KernelFacts> kernelFacts(const Kernel& k, unsigned grfSize, PreparedKernels* cache) {
@@ -93,21 +114,11 @@ std::shared_ptr<const KernelFacts> kernelFacts(const Kernel& k, unsigned grfSize
     auto f = std::make_shared<KernelFacts>();
     f->layout = layoutVars(k, grfSize);
     f->use = kernelUse(k);
-    return f;
+    return std::shared_ptr<const KernelFacts>(std::move(f));
   };
   if (!cache) return make();
   PreparedKernels::Impl& c = cache->impl();
-  const std::pair<const Kernel*, unsigned> key{&k, grfSize};
-  {
-    std::lock_guard lock(c.m);
-    for (const auto& [kk, f] : c.facts)
-      if (kk == key) return f;
-  }
-  std::shared_ptr<const KernelFacts> f = make();
-  std::lock_guard lock(c.m);
-  if (c.facts.size() == PreparedKernels::Impl::kKeep) c.facts.pop_front();
-  c.facts.emplace_back(key, f);
-  return f;
+  return c.keptOr(c.facts, std::pair<const Kernel*, unsigned>{&k, grfSize}, make, nullptr);
 }
 
 PreparedKernels::PreparedKernels() : impl_(std::make_unique<Impl>()) {}
@@ -129,21 +140,8 @@ void PreparedKernels::clear() {
 std::shared_ptr<const PreparedForm> preparedForm(const Kernel& k, const Launch& l, const std::vector<Space>& spaces,
                                                  PreparedKernels* cache) {
   if (!cache) return prepare(k, l, spaces);
-  FormKey key = keyOf(k, l, spaces);
   PreparedKernels::Impl& c = cache->impl();
-  {
-    std::lock_guard lock(c.m);
-    for (const auto& [kk, f] : c.forms)
-      if (kk == key) {
-        ++c.hits;
-        return f;
-      }
-  }
-  std::shared_ptr<const PreparedForm> f = prepare(k, l, spaces);  // (outside the lock: launches on other kernels go on)
-  std::lock_guard lock(c.m);
-  if (c.forms.size() == PreparedKernels::Impl::kKeep) c.forms.pop_front();
-  c.forms.emplace_back(std::move(key), f);
-  return f;
+  return c.keptOr(c.forms, keyOf(k, l, spaces), [&] { return prepare(k, l, spaces); }, &c.hits);
 }
 
 }  // namespace visakit::sim
