@@ -13,6 +13,9 @@
 #
 # usage: scripts/cl-dumps.sh OUTDIR [FILES...]      (JOBS=N sets the parallel compiles, default 2)
 # Exits 1, naming every failed compile and showing ocloc's messages, if any compile fails.
+# A run that succeeded leaves OUTDIR/.inputs: a digest of this script, the FILES (names and texts)
+# and the installed compiler's package versions. A later run with the same digest compiles nothing
+# (so the build presets can share one OUTDIR); runs into one OUTDIR take turns (flock).
 set -uo pipefail
 
 if [ $# -lt 1 ]; then
@@ -26,11 +29,32 @@ if ! command -v ocloc >/dev/null 2>&1; then
   echo "cl-dumps: ocloc not found (Debian package intel-opencl-icd)" >&2
   exit 2
 fi
+whole=0
 if [ $# -eq 0 ]; then
+  whole=1  # the whole corpus: OUTDIR then holds its dumps and nothing else
   set -- "$root"/tests/cl/*.cl
 fi
 mkdir -p "$outdir" || { echo "cl-dumps: cannot create $outdir" >&2; exit 2; }
 outdir=$(cd "$outdir" && pwd)
+exec 9>"$outdir/.lock"
+flock 9
+digest=$({
+  cat "$0"
+  for file in "$@"; do
+    printf '%s\n' "$(basename "$file")"
+    cat "$file" 2>/dev/null
+  done
+  dpkg-query -W intel-opencl-icd libigc1 libigdfcl1 2>/dev/null
+  command -v ocloc
+} | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$outdir/.inputs" 2>/dev/null)" = "$digest" ]; then
+  echo "cl-dumps: up to date, dumps in $outdir"
+  exit 0
+fi
+rm -f "$outdir/.inputs"
+if [ $whole -eq 1 ]; then
+  find "$outdir" -mindepth 1 -maxdepth 1 ! -name .lock -exec rm -rf {} +
+fi
 jobs=${JOBS:-2}
 faillog=$(mktemp)
 trap 'rm -f "$faillog"' EXIT
@@ -104,4 +128,5 @@ if [ -s "$faillog" ]; then
   echo "cl-dumps: $(grep -c '^FAILED' "$faillog") of $count compiles failed" >&2
   exit 1
 fi
+echo "$digest" >"$outdir/.inputs"
 echo "cl-dumps: $count compiles, dumps in $outdir"

@@ -45,7 +45,7 @@ const corpus::Corpus& theCorpus() {
 const std::vector<Case>& cases() { return theCorpus().cases; }
 const std::map<std::string, std::vector<uint8_t>>& dataBytes() { return theCorpus().data; }
 
-fs::path dumpsRoot() { return fs::path(VISAKIT_BINARY_DIR) / "cl-dumps"; }
+fs::path dumpsRoot() { return fs::path(VISAKIT_CL_DUMPS); }
 
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 
