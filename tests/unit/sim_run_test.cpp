@@ -864,7 +864,7 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   for (unsigned blk = 0; blk < 32; ++blk)
     code += fmt::format("    gather_scaled.4 (M1_NM, 32) In {0:#x}:ud Offs.0 Raw.{0}\n", 128 * blk);
   code += "    setp (M1_NM, 32) P1 0x5a5aa5a5:ud\n";
-  const char* mods[] = {"", "(-)", "(abs)", "(~)"};
+  const char* mods[] = {"", "(-)", "(abs)", "(~)", "(-abs)"};
   std::vector<std::string> lines;
   for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel", "cmp.lt",
                          "cmp.ne", "mov", "not"})
@@ -877,7 +877,7 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             if (sat && !lookupMnemonic(mnem.substr(0, mnem.find('.')))->sat) continue;
             std::string m = mnem + (sat ? ".sat" : "");
             std::string pred = mnem == "sel" ? "(P1) " : "";
-            const char* mod = mods[(lines.size() / 3) % 4];
+            const char* mod = mods[(lines.size() / 3) % std::size(mods)];
             std::string srcs = fmt::format("{}A_{}(0,0)<1;1,0>", mod, a);
             if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
             // (SIMD8 and SIMD4 for 8-byte types: an operand spans at most two GRFs)
@@ -921,6 +921,7 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
           case 1: v = 0x8000000000000001ull; break;
           case 2: v = 0xffffffffffffffffull; break;
           case 3: v = 0x7fffffff80000000ull; break;
+          case 4: v = 0x8000000000000000ull; break;  // (abs of the smallest Q)
           default: break;
         }
         std::memcpy(in.data() + i, &v, 8);

@@ -981,31 +981,67 @@ Handler intHandler() {
 // pipeline's bytes without its 128-bit values.
 bool wideSrc(const DOperand& o) {
   return (o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm) && isIntType(o.type) && o.type != Type::BOOL &&
-         (o.mod == Mod::None || o.mod == Mod::Neg);
+         o.mod != Mod::Not;
+}
+// The arithmetic modifiers on the exact value (a signed type's is negative
+// when its extension's top bit is set), modulo 2^64.
+void mod64(const DOperand& o, unsigned n, uint64_t* out) {
+  const bool sgn = isSignedInt(o.type);
+  switch (o.mod) {
+    case Mod::Neg:
+      for (unsigned k = 0; k < n; ++k) out[k] = uint64_t{0} - out[k];
+      break;
+    case Mod::Abs:
+      if (sgn)
+        for (unsigned k = 0; k < n; ++k) out[k] = static_cast<int64_t>(out[k]) < 0 ? uint64_t{0} - out[k] : out[k];
+      break;
+    case Mod::NegAbs:
+      for (unsigned k = 0; k < n; ++k) out[k] = sgn && static_cast<int64_t>(out[k]) < 0 ? out[k] : uint64_t{0} - out[k];
+      break;
+    default: break;
+  }
 }
 // The source's elements, sign- or zero-extended to 64 bits by its type (a
-// load of that type), negated with (-).
+// load of that type), with its (-), (abs) or (-abs): the loader picked for
+// the operand at decoding (DInst::wload, pickLoad64).
 template <class T>
-void load64As(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
-  for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
-}
-void load64(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
-  if (o.kind == DOperand::Kind::Imm) {
-    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
+void load64Reg(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
+  if (o.shape == DOperand::Shape::Bcast) {
+    std::fill_n(out, n, static_cast<uint64_t>(c.reg<T>(o.off[0])));
+  } else if (o.shape == DOperand::Shape::Contig) {
+    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[0] + k * static_cast<uint32_t>(sizeof(T))));
   } else {
-    switch (o.type) {
-      case Type::UB: load64As<uint8_t>(c, o, n, out); break;
-      case Type::B: load64As<int8_t>(c, o, n, out); break;
-      case Type::UW: load64As<uint16_t>(c, o, n, out); break;
-      case Type::W: load64As<int16_t>(c, o, n, out); break;
-      case Type::UD: load64As<uint32_t>(c, o, n, out); break;
-      case Type::D: load64As<int32_t>(c, o, n, out); break;
-      case Type::Q: load64As<int64_t>(c, o, n, out); break;
-      default: load64As<uint64_t>(c, o, n, out); break;
-    }
+    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
   }
-  if (o.mod == Mod::Neg)
-    for (unsigned k = 0; k < n; ++k) out[k] = uint64_t{0} - out[k];
+  if (o.mod != Mod::None) mod64(o, n, out);
+}
+void load64Imm(const Ctx&, const DOperand& o, unsigned n, uint64_t* out) {
+  if (o.immPeriod == 1)
+    std::fill_n(out, n, static_cast<uint64_t>(extendInt(o.imm[0], o.type)));
+  else
+    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
+  if (o.mod != Mod::None) mod64(o, n, out);
+}
+Load64 pickLoad64(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Imm) return load64Imm;
+  switch (o.type) {
+    case Type::UB: return load64Reg<uint8_t>;
+    case Type::B: return load64Reg<int8_t>;
+    case Type::UW: return load64Reg<uint16_t>;
+    case Type::W: return load64Reg<int16_t>;
+    case Type::UD: return load64Reg<uint32_t>;
+    case Type::D: return load64Reg<int32_t>;
+    case Type::Q: return load64Reg<int64_t>;
+    default: return load64Reg<uint64_t>;
+  }
+}
+// The enabled lanes' results to a Q or UQ destination (all lanes of a
+// contiguous one at once).
+void store64(Ctx& c, const DInst& d, uint32_t en, const uint64_t* r) {
+  if (d.dst.shape == DOperand::Shape::Contig && en == (d.exec >= 32 ? ~0u : (1u << d.exec) - 1))
+    std::memcpy(c.t.regs.data() + d.dst.off[0], r, 8 * d.exec);
+  else
+    forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
 }
 template <Opcode Op>
 void wideAlu(Ctx& c, const DInst& d) {
@@ -1015,8 +1051,8 @@ void wideAlu(Ctx& c, const DInst& d) {
   constexpr bool two = numSrcs(Op) == 2;
   const unsigned n = d.exec;
   uint64_t a[32], b[32], r[32];
-  load64(c, d.src[0], n, a);
-  if constexpr (two) load64(c, d.src[1], n, b);
+  d.wload[0](c, d.src[0], n, a);
+  if constexpr (two) d.wload[1](c, d.src[1], n, b);
   const bool g0 = isSignedInt(d.src[0].type);
   const uint64_t low = d.src0Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.src0Bits) - 1;
   for (unsigned k = 0; k < n; ++k) {
@@ -1032,7 +1068,7 @@ void wideAlu(Ctx& c, const DInst& d) {
     else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
     else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
   }
-  forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  store64(c, d, en, r);
 }
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 void wideSel(Ctx& c, const DInst& d) {
@@ -1040,9 +1076,10 @@ void wideSel(Ctx& c, const DInst& d) {
   if (!en) return;
   const uint32_t p = selChoice(c, d);
   uint64_t a[32], b[32];
-  load64(c, d.src[0], d.exec, a);
-  load64(c, d.src[1], d.exec, b);
-  forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], (p >> k) & 1 ? a[k] : b[k]); });
+  d.wload[0](c, d.src[0], d.exec, a);
+  d.wload[1](c, d.src[1], d.exec, b);
+  for (unsigned k = 0; k < d.exec; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
+  store64(c, d, en, a);
 }
 // CMP of integers of at most 64 bits without modifiers: their values compare
 // as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
@@ -1052,8 +1089,8 @@ void wideCmp(Ctx& c, const DInst& d) {
   c.lanes += laneCount(en);
   if (!en) return;
   uint64_t a[32], b[32];
-  load64(c, d.src[0], d.exec, a);
-  load64(c, d.src[1], d.exec, b);
+  d.wload[0](c, d.src[0], d.exec, a);
+  d.wload[1](c, d.src[1], d.exec, b);
   uint32_t res;
   if constexpr (Unsigned) {
     res = relationBits(d.relop, a, b, d.exec);
@@ -1087,6 +1124,9 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
   for (int s = 0; s < nsrc; ++s)
     if (!wideSrc(d.src[s])) return nullptr;
   if (op == Opcode::MOV && d.src[0].type == d.dst.type && d.src[0].mod == Mod::None) return nullptr;  // (movCopy)
+  // (ASR shifts the exact value, whose sign a modified source's low 64 bits
+  // may not hold: -x of a UD x is negative; the pipeline)
+  if (op == Opcode::ASR && d.src[0].mod != Mod::None) return nullptr;
   switch (op) {
     case Opcode::ADD: return wideAlu<Opcode::ADD>;
     case Opcode::MUL: return wideAlu<Opcode::MUL>;
@@ -1158,7 +1198,24 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   bool qdst = d.dst.kind == DOperand::Kind::Reg && (d.dst.type == Type::Q || d.dst.type == Type::UQ);
   d.shiftMask = qdst ? 63 : 31;
   d.src0Bits = static_cast<uint8_t>(d.src[0].kind == DOperand::Kind::Pred ? 1 : typeSize(d.src[0].type) * 8);
-
+  // E32: %cr0's rounding mode reaches integer -> float conversions (an
+  // integer source of a float operation, a float destination of an integer
+  // result), float -> narrower float and float ADD / MUL results. The forms
+  // round to nearest even, so where the mode may be set those run through
+  // their semantics; every other operation is exact or truncates.
+  if (p.mayRound) {
+    const bool dstFlt = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type);
+    bool rounds = dstFlt;
+    if (d.floatDomain) {
+      bool intSrc = false;
+      for (int s = 0; s < nsrc; ++s) intSrc |= d.src[s].kind != DOperand::Kind::Pred && !isFloatType(d.src[s].type);
+      rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || (dstFlt && floatRank(d.dst.type) < floatRank(d.execType));
+    }
+    if (rounds) {
+      d.viaRef = true;
+      return;
+    }
+  }
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
     if (Handler h = pickFast(d, op, nsrc)) {
       d.fn = h;
@@ -1168,6 +1225,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
     if (Handler h = pickWide(d, op, nsrc)) {
       d.fn = h;
+      for (int i = 0; i < nsrc; ++i) d.wload[i] = pickLoad64(d.src[i]);
       return;
     }
   switch (op) {

@@ -150,7 +150,8 @@ constexpr FastForm kFastForms[] = {
 };
 // spec-decisions E32: the fast forms round to nearest even. In a kernel with
 // an instruction that may set %cr0's rounding mode (bits 5:4, zero at thread
-// start: E29) every ALU instruction runs through its semantics. OR / XOR /
+// start: E29) the ALU instructions that round run through their semantics
+// (Program::mayRound, decodeAlu). OR / XOR /
 // MOV of %cr0 and an immediate with bits 5:4 clear (IGC's prolog
 // `or %cr0 %cr0 0x4c0`) and an AND with %cr0 keep the mode RTNE.
 bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
@@ -218,6 +219,7 @@ Program decode(const Kernel& k, const Launch& l) {
     if ((inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) && p.unsupported.empty())
       p.unsupported = row->mnemonic;
   }
+  p.mayRound = rounding;
   p.code.resize(k.code.size());
   bool needRef = false;
   for (uint32_t i = 0; i < k.code.size(); ++i) {
@@ -259,7 +261,7 @@ Program decode(const Kernel& k, const Launch& l) {
       plainOperands &= o.kind != Operand::Kind::Address && o.kind != Operand::Kind::Indirect &&
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
     }
-    if (!form || !plainOperands || (rounding && desc->cls == InstrClass::Alu)) {
+    if (!form || !plainOperands) {
       d.viaRef = needRef = true;
       continue;
     }

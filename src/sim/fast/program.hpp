@@ -51,6 +51,7 @@ struct DOperand {
 // domain, computed, then converted into the destination.
 using IntLoad = void (*)(const Ctx&, const DInst&, const DOperand&, i128* out);
 using FltLoad = void (*)(const Ctx&, const DInst&, const DOperand&, double* out);
+using Load64 = void (*)(const Ctx&, const DOperand&, unsigned n, uint64_t* out);  // (64-bit lanes, alu.cpp)
 using IntStore = void (*)(Ctx&, const DInst&, uint32_t en, const i128* v);
 using FltStore = void (*)(Ctx&, const DInst&, uint32_t en, const double* v);
 
@@ -113,6 +114,7 @@ struct DInst {
   DOperand src[2];
   IntLoad iload[2] = {nullptr, nullptr};
   FltLoad fload[2] = {nullptr, nullptr};
+  Load64 wload[2] = {nullptr, nullptr};
   IntStore istore = nullptr;
   FltStore fstore = nullptr;
 
@@ -172,6 +174,7 @@ struct Program {
   std::vector<uint8_t> usesSurface;  // by surface id
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
+  bool mayRound = false;  // an instruction may set %cr0's rounding mode (spec-decisions E32)
   bool loops = false;  // a JMP or GOTO goes back (to its own index or before), or a call or switch jump
   // Why the launch runs in the reference tier (an instruction without
   // semantics: the reference tier reports it; FCALL / IFCALL, whose callee is
