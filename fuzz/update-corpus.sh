@@ -2,11 +2,11 @@
 # Refreshes the committed seed corpora from the examples and test kernels.
 # Usage: fuzz/update-corpus.sh [path/to/visakit [path/to/cl-dumps]]
 #   (the binary seeds need `visakit asm`; the dump seeds come from the folder the
-#   cl_dumps test fixture fills, build/default/cl-dumps by default)
+#   cl_dumps test fixture fills, build/cl-dumps by default)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 vk=${1:-build/default/visakit}
-dumps=${2:-build/default/cl-dumps}
+dumps=${2:-build/cl-dumps}
 rm -rf fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run fuzz/corpus/patch_tokens
 mkdir -p fuzz/corpus/text fuzz/corpus/binary fuzz/corpus/run fuzz/corpus/patch_tokens
 for f in examples/*.visaasm tests/sim/cases/*.visaasm tests/verify/cases/*.visaasm tests/binary/*.visaasm; do
