@@ -114,10 +114,11 @@ void compare(const Case& c, const std::vector<uint8_t>& got, const std::vector<u
 // The devices a case runs on: all its DEVICES, or with VISAKIT_CORPUS_DEVICES=one
 // (the sanitizer test presets) one of them, chosen by the case's name so that
 // the corpus as a whole still covers every device.
-bool oneDevice() {
-  const char* e = std::getenv("VISAKIT_CORPUS_DEVICES");
-  return e && std::string_view(e) == "one";
+bool envIs(const char* name, std::string_view value) {
+  const char* e = std::getenv(name);
+  return e && e == value;
 }
+bool oneDevice() { return envIs("VISAKIT_CORPUS_DEVICES", "one"); }
 std::vector<std::string> devicesToRun(const Case& c) {
   if (!oneDevice() || c.devices.empty()) return c.devices;
   size_t h = 0;
@@ -129,10 +130,7 @@ std::vector<std::string> devicesToRun(const Case& c) {
 // fast tier, with and without --check, not in the reference tier: the two
 // tiers share the launch layer and host threads, whose races the fast tier's
 // launches find, and the unit tests run the reference tier's launches there.
-bool fastTierOnly() {
-  const char* e = std::getenv("VISAKIT_CORPUS_TIERS");
-  return e && std::string_view(e) == "fast";
-}
+bool fastTierOnly() { return envIs("VISAKIT_CORPUS_TIERS", "fast"); }
 
 class ClCorpus : public ::testing::TestWithParam<Case> {};
 

@@ -1060,3 +1060,20 @@ TEST_F(SimCli, UsageAndLaunchErrors) {
 }
 
 }  // namespace
+
+// spec-decisions E32: in a kernel that sets %cr0's rounding mode, only the
+// instructions the mode reaches leave the fast forms. sim_cr0_rounding_cvt
+// (one SIMD16 thread) has in each of its 4 blocks 8 conversions that round
+// (D -> F twice, DF -> F twice, F -> HF twice, Q -> DF twice), counted by hand;
+// its F -> D truncations, %cr0 toggles and address arithmetic keep their forms.
+TEST(SimRounding, OnlyTheInstructionsTheModeReachesRunThroughTheirSemantics) {
+  const std::string text = vtest::readAll(std::string(VISAKIT_SOURCE_DIR) + "/tests/sim/cases/sim_cr0_rounding_cvt.visaasm");
+  visakit::Module m = vtest::buildModule(text);
+  sim::LaunchConfig cfg;
+  cfg.simd = 16;
+  std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(256, 0)}};
+  auto r = sim::run(m.kernels[0], s, cfg);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.stats.tier, "fast");
+  EXPECT_EQ(r.stats.viaSemantics, 32u);
+}
