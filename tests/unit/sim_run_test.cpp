@@ -830,6 +830,102 @@ TEST(SimRun, ThreadCoordinates) {
   EXPECT_EQ(c.gz, 1u);
 }
 
+// ---- indirect MOVs and ADDR_ADD on random data: the fast tier's bytes are
+// the reference tier's (the oracle), over the operand shapes IGC's private
+// arrays use, with some lanes off and addresses past the register file ----
+
+TEST(SimIndirectFuzz, IndirectMovesAndAddrAddEqualTheReference) {
+  const std::string text = std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=32 align=GRF
+.decl Raw v_type=G type=ud num_elts=256 align=GRF
+.decl Arr v_type=G type=ud num_elts=128 alias=<Raw, 0>
+.decl Res v_type=G type=d num_elts=128 alias=<Raw, 512>
+.decl ResW v_type=G type=w num_elts=64 alias=<Raw, 512>
+.decl ResB v_type=G type=ub num_elts=128 alias=<Raw, 512>
+.decl ResQ v_type=G type=uq num_elts=16 alias=<Raw, 768>
+.decl Sh v_type=G type=uw num_elts=16 alias=<Raw, 896>
+.decl Sw v_type=G type=uw num_elts=16 alias=<Raw, 928>
+.decl Sd v_type=G type=d num_elts=16 alias=<Raw, 960>
+.decl A0 v_type=A num_elts=16
+.decl A1 v_type=A num_elts=16
+.decl A2 v_type=A num_elts=16
+.decl P1 v_type=P num_elts=16
+.decl P2 v_type=P num_elts=16
+.decl In v_type=T num_elts=1
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    add (M1_NM, 16) Offs(2,0)<1> Offs(0,0)<1;1,0> 0x10:ud
+    shl (M1_NM, 32) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    gather_scaled.4 (M1_NM, 32) In 0x0:ud Offs.0 Raw.0
+    gather_scaled.4 (M1_NM, 32) In 0x80:ud Offs.0 Raw.128
+    gather_scaled.4 (M1_NM, 32) In 0x100:ud Offs.0 Raw.256
+    gather_scaled.4 (M1_NM, 32) In 0x180:ud Offs.0 Raw.384
+    gather_scaled.4 (M1_NM, 32) In 0x200:ud Offs.0 Raw.512
+    gather_scaled.4 (M1_NM, 32) In 0x280:ud Offs.0 Raw.640
+    gather_scaled.4 (M1_NM, 32) In 0x300:ud Offs.0 Raw.768
+    gather_scaled.4 (M1_NM, 32) In 0x380:ud Offs.0 Raw.896
+    setp (M1_NM, 16) P1 0xa5f1:ud
+    setp (M1_NM, 16) P2 0x0100:ud
+    and (M1_NM, 16) Sh(0,0)<1> Sh(0,0)<1;1,0> 0x1fc:uw
+    and (M1_NM, 16) Sd(0,0)<1> Sd(0,0)<1;1,0> 0xff:d
+    and (M1_NM, 16) Sw(0,0)<1> Sw(0,0)<1;1,0> 0xfc:uw
+    addr_add (M1_NM, 16) A0(0)<1> &Arr Sh(0,0)<1;1,0>
+    addr_add (M1_NM, 16) A1(0)<1> &Arr[256] Sh(0,0)<1;1,0>
+    addr_add (M1, 16) A1(0)<1> &Arr[64] Sw(0,0)<1;1,0>
+    addr_add (M1_NM, 4) A2(0)<1> &Arr[4] 0x10:uw
+    addr_add (M1_NM, 2) A2(2)<1> &Arr 0x7ff0:uw
+    mov (M1_NM, 16) Res(0,0)<1> r[A0(0),0]<1,0>:d
+    (P1) mov (M1, 16) Res(2,0)<1> r[A1(0),2]<1,0>:d
+    (!P1) mov (M1, 16) ResW(2,0)<1> r[A0(0),6]<1,0>:w
+    (P2) mov (M1, 16) ResB(3,0)<2> r[A1(0),0]<1,0>:ub
+    mov (M1_NM, 8) ResQ(0,0)<1> r[A0(8),0]<1,0>:uq
+    mov (M1_NM, 8) Res(4,0)<1> r[A2(2),0]<1,0>:d
+    (P1) mov (M1, 16) r[A0(1),0]<1>:d Res(0,0)<1;1,0>
+    (P2) mov (M1, 16) r[A0(5),8]<1>:d Sd(0,3)<0;1,0>
+    (!P2) mov (M1, 8) r[A1(3),0]<1>:w 0x4321:w
+    mov (M1_NM, 4) r[A2(0),0]<1>:uq ResQ(0,0)<1;1,0>
+    mov (M1_NM, 4) r[A2(3),0]<1>:d 0x11:d
+    mov (M1_NM, 8) r[A0(9),0]<1>:d r[A1(8),4]<1,0>:d
+    scatter_scaled.4 (M1_NM, 32) Out 0x0:ud Offs.0 Raw.0
+    scatter_scaled.4 (M1_NM, 32) Out 0x80:ud Offs.0 Raw.128
+    scatter_scaled.4 (M1_NM, 32) Out 0x100:ud Offs.0 Raw.256
+    scatter_scaled.4 (M1_NM, 32) Out 0x180:ud Offs.0 Raw.384
+    scatter_scaled.4 (M1_NM, 32) Out 0x200:ud Offs.0 Raw.512
+    scatter_scaled.4 (M1_NM, 32) Out 0x280:ud Offs.0 Raw.640
+    scatter_scaled.4 (M1_NM, 32) Out 0x300:ud Offs.0 Raw.768
+    scatter_scaled.4 (M1_NM, 32) Out 0x380:ud Offs.0 Raw.896
+    ret (M1, 1)
+)";
+  Module m = build(text);
+  for (uint64_t seed : {1u, 2u, 3u, 4u}) {
+    std::mt19937_64 rng(seed);
+    std::vector<uint8_t> in(1024);
+    for (auto& b : in) b = static_cast<uint8_t>(rng());
+    for (unsigned simd : {8u, 16u}) {  // (SIMD8: the lanes past 8 of an (M1, 16) are off)
+    std::vector<uint8_t> out[2];
+    for (bool reference : {false, true}) {
+      sim::LaunchConfig cfg;
+      cfg.simd = simd;
+      cfg.reference = reference;
+      std::vector<sim::SurfaceBinding> s = {{"In", in}, {"Out", std::vector<uint8_t>(1024, 0)}};
+      auto r = sim::run(m.kernels[0], s, cfg);
+      ASSERT_TRUE(r.ok()) << r.error;
+      EXPECT_EQ(r.stats.tier, reference ? "reference" : "fast");
+      if (!reference) {
+        EXPECT_EQ(r.stats.viaSemantics, 0u);  // (every instruction in its fast form)
+      }
+      out[reference] = s[1].bytes;
+    }
+    for (size_t i = 0; i < out[0].size(); ++i)
+      if (out[0][i] != out[1][i]) {
+        ADD_FAILURE() << "seed " << seed << ", SIMD" << simd << ": byte " << i << ": fast tier " << int(out[0][i])
+                      << ", reference tier " << int(out[1][i]);
+        break;
+      }
+    }
+  }
+}
+
 // ---- every ALU type combination on random data: defined results, no UB, and
 // the fast tier's bytes are the reference tier's (the oracle) ----
 
@@ -841,6 +937,8 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   decls += ".decl Offs v_type=G type=ud num_elts=32 align=GRF\n";
   decls += ".decl In v_type=T num_elts=1\n";
   decls += ".decl P1 v_type=P num_elts=32\n";
+  decls += ".decl P2 v_type=P num_elts=32\n";
+  decls += ".decl P3 v_type=P num_elts=32\n";
   decls += ".decl Out v_type=T num_elts=1\n";
   constexpr unsigned kResBytes = 256;  // a destination's 32 elements of at most 8 bytes
   // Res: each type's destination D_t, then Acc, to which every instruction's
@@ -863,8 +961,19 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   code += "    shl (M1_NM, 16) Offs(2,0)<1> Offs(2,0)<1;1,0> 0x2:ud\n";
   for (unsigned blk = 0; blk < 32; ++blk)
     code += fmt::format("    gather_scaled.4 (M1_NM, 32) In {0:#x}:ud Offs.0 Raw.{0}\n", 128 * blk);
+  // Predicates: P1 half the lanes, P2 few (one of 16, the lane-by-lane
+  // stores), P3 from both through the predicate logic operations.
   code += "    setp (M1_NM, 32) P1 0x5a5aa5a5:ud\n";
+  code += "    setp (M1_NM, 32) P2 0x00810001:ud\n";
+  code += "    xor (M1_NM, 32) P3 P1 P2\n";
+  code += "    not (M5_NM, 16) P3 P3\n";
+  code += "    or (M1_NM, 8) P3 P3 P2\n";
+  code += "    and (M1_NM, 4) P3 P3 P1\n";
   const char* mods[] = {"", "(-)", "(abs)", "(~)", "(-abs)"};
+  // (a predicate turns lanes off: the forms' stores of some lanes, few or most)
+  // (7, prime to the 4 destination forms: each form gets each predicate)
+  const char* preds[] = {"", "(P1) ", "(P2) ", "(P3) ", "(!P1) ", "(!P2) ", "(!P3) "};
+  unsigned predTurn = 0;
   std::vector<std::string> lines;
   for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel", "cmp.lt",
                          "cmp.ne", "mov", "not"})
@@ -882,12 +991,25 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
             // (SIMD8 and SIMD4 for 8-byte types: an operand spans at most two GRFs)
             for (const char* dst : {"(M1_NM, 16) D_{}(0,0)<1>", "(M1, 8) D_{}(0,1)<2>", "(M1_NM, 8) D_{}(0,0)<1>", "(M1, 4) D_{}(0,1)<2>"}) {
-              lines.push_back(fmt::format("    {}{} {} {}", pred, m, fmt::format(fmt::runtime(dst), d), srcs));
+              const bool predicable = !mnem.starts_with("cmp") && mnem != "sel" && mnem != "min" && mnem != "max";
+              const std::string p = predicable ? preds[predTurn++ % std::size(preds)] : pred;
+              lines.push_back(fmt::format("    {}{} {} {}", p, m, fmt::format(fmt::runtime(dst), d), srcs));
               for (const char* half : {"0", "2"})
                 lines.push_back(fmt::format("    add (M1_NM, 16) Acc({0},0)<1> Acc({0},0)<1;1,0> X_{1}({0},0)<1;1,0>", half, d));
             }
           }
         }
+  // Integer compares into a predicate, each seen through a predicated add.
+  unsigned rel = 0;
+  for (const char* a : {"d", "ud", "w", "uw", "b", "ub", "q", "uq"})
+    for (const char* b : {a, "d", "ud"}) {
+      const char* r[] = {"eq", "ne", "gt", "ge", "lt", "le"};
+      for (const char* op : {"lt", r[rel % 6]}) {
+        lines.push_back(fmt::format("    cmp.{} (M1_NM, 16) P2 A_{}(0,0)<1;1,0> B_{}(0,0)<1;1,0>", op, a, b));
+        lines.push_back(fmt::format("    (P2) add (M1_NM, 16) Acc(0,0)<1> Acc(0,0)<1;1,0> {:#x}:ud", 1u << (rel % 31)));
+        ++rel;
+      }
+    }
   lines.push_back("    cmp.gt (M1_NM, 16) P1 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>");
   lines.push_back("    and (M1_NM, 16) P1 P1 P1");
   // The destinations' bytes to Out, 128 bytes (32 dwords) at a time.

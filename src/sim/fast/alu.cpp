@@ -189,24 +189,23 @@ void storeFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
     c.setRegBits(d.dst.off[k], size, bits);
   });
 }
+// Element k of a predicate destination is bit k + the mask offset (bits past
+// 31 are dropped): bit k of `bits` into it for each enabled lane k.
+inline void setPredBits(Ctx& c, const DInst& d, uint32_t en, uint32_t bits) {
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{en} << d.maskOff);
+  p = (p & ~m) | (static_cast<uint32_t>(uint64_t{bits} << d.maskOff) & m);
+}
 // Predicate destination of a logic operation: the result's LSB.
 void storePredFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
-  uint32_t& p = c.t.preds[d.dst.predId];
-  forEachLane(en, [&](unsigned k) {
-    unsigned b = k + d.maskOff;
-    if (b >= 32) return;
-    if (v[k] & 1) p |= 1u << b;
-    else p &= ~(1u << b);
-  });
+  uint32_t bits = 0;
+  for (unsigned k = 0; k < d.exec; ++k) bits |= static_cast<uint32_t>(v[k] & 1) << k;
+  setPredBits(c, d, en, bits);
 }
 void storePredFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
-  uint32_t& p = c.t.preds[d.dst.predId];
-  forEachLane(en, [&](unsigned k) {
-    unsigned b = k + d.maskOff;
-    if (b >= 32) return;
-    if (v[k] != 0) p |= 1u << b;
-    else p &= ~(1u << b);
-  });
+  uint32_t bits = 0;
+  for (unsigned k = 0; k < d.exec; ++k) bits |= uint32_t{v[k] != 0} << k;
+  setPredBits(c, d, en, bits);
 }
 void storeNullInt(Ctx&, const DInst&, uint32_t, const i128*) {}
 void storeNullFlt(Ctx&, const DInst&, uint32_t, const double*) {}
@@ -383,11 +382,11 @@ inline bool relation(unsigned op, T a, T b) {
 }
 // The relation of every lane k < n of a and b, bit k of the result; the relation
 // chosen once, not per lane.
-template <class T>
-uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n) {
+template <class T, unsigned N = 0>
+uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n = N) {
   auto all = [&](auto rel) {
     uint32_t r = 0;
-    for (unsigned k = 0; k < n; ++k) r |= uint32_t{rel(a[k], b[k])} << k;
+    for (unsigned k = 0; k < (N ? N : n); ++k) r |= uint32_t{rel(a[k], b[k])} << k;
     return r;
   };
   switch (op) {
@@ -421,12 +420,7 @@ void cmpAlu(Ctx& c, const DInst& d) {
 // CMP's result for the enabled lanes: predicate bits, or all ones / zeros of a register element.
 void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res) {
   if (d.dst.kind == DOperand::Kind::Pred) {
-    uint32_t& p = c.t.preds[d.dst.predId];
-    forEachLane(en, [&](unsigned k) {
-      unsigned b = k + d.maskOff;
-      if (b >= 32) return;
-      p = (p & ~(1u << b)) | (((res >> k) & 1) << b);
-    });
+    setPredBits(c, d, en, res);
   } else if (d.dst.kind == DOperand::Kind::Reg) {
     unsigned size = typeSize(d.dst.type);
     forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], size, (res >> k) & 1 ? ~uint64_t{0} : 0); });
@@ -438,23 +432,23 @@ void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res) {
 // destination is bit i + mask offset ("lower/upper 16 dst elements are updated
 // based on the mask control").
 void setpAlu(Ctx& c, const DInst& d) {
-  uint32_t& p = c.t.preds[d.dst.predId];
-  d.iload[0](c, d, d.src[0], c.ia.data());
+  const DOperand& s = d.src[0];
   uint32_t en, bits;
-  if (d.scalarSrc) {
+  if (d.scalarSrc && s.kind == DOperand::Kind::Imm && s.mod == Mod::None) {
     en = execMaskBits(d.exec);
-    bits = static_cast<uint32_t>(lowBits(c.ia[0], intBits(d.src[0].type))) & en;
+    bits = static_cast<uint32_t>(lowBits(static_cast<i128>(s.imm[0]), intBits(s.type))) & en;
+  } else if (d.scalarSrc) {
+    d.iload[0](c, d, s, c.ia.data());
+    en = execMaskBits(d.exec);
+    bits = static_cast<uint32_t>(lowBits(c.ia[0], intBits(s.type))) & en;
   } else {
+    d.iload[0](c, d, s, c.ia.data());
     en = chEn(c, d);
     bits = 0;
     for (unsigned k = 0; k < d.exec; ++k) bits |= static_cast<uint32_t>(c.ia[k] & 1) << k;
   }
   c.lanes += laneCount(en);
-  forEachLane(en, [&](unsigned k) {
-    unsigned b = k + d.maskOff;
-    if (b >= 32) return;
-    p = (p & ~(1u << b)) | (((bits >> k) & 1) << b);
-  });
+  setPredBits(c, d, en, bits);
 }
 
 // Fast handlers, chosen at decode for the common shape: a UD/D destination with
@@ -574,16 +568,6 @@ void setLoad32(DOperand& o) {
                                                 : DOperand::Load32::Gen;
 }
 
-template <unsigned N>
-inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
-  uint8_t* regs = c.t.regs.data();
-  if (d.dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
-    copyFixed<N * 4>(regs + d.dst.off[0], r);
-    return;
-  }
-  forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
-}
-
 // Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
 using V4 = uint32_t __attribute__((vector_size(16)));
 using F4 = float __attribute__((vector_size(16)));
@@ -593,6 +577,37 @@ inline uint32_t asBits(float x) { return std::bit_cast<uint32_t>(x); }
 inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
 inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
 inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
+
+template <unsigned N>
+inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+  uint8_t* regs = c.t.regs.data();
+  if (d.dst.shape == DOperand::Shape::Contig) {
+    if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + d.dst.off[0], r);
+    // Some lanes: the destination's dwords, the enabled ones replaced (a
+    // disabled lane's dword is written back unchanged), in one pass; few
+    // lanes: each on its own.
+    if constexpr (N % 4 == 0) {
+      if (laneCount(en) > N / 4) {
+        uint8_t* p = regs + d.dst.off[0];
+        const V4 bit = {1, 2, 4, 8};
+        for (unsigned k = 0; k < N; k += 4) {
+          V4 v, x;
+          std::memcpy(&v, p + 4 * k, 16);
+          std::memcpy(&x, r + k, 16);
+          const V4 on = ((V4{} + (en >> k)) & bit) != 0;  // all ones in an enabled lane
+          v = (x & on) | (v & ~on);
+          std::memcpy(p + 4 * k, &v, 16);
+        }
+        return;
+      }
+    }
+  }
+  if (en == execMaskBits(N)) {
+    for (unsigned k = 0; k < N; ++k) std::memcpy(regs + d.dst.off[k], &r[k], 4);
+    return;
+  }
+  forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
+}
 
 // The operation of the vector ALU handlers on one lane (U = uint32_t) or four
 // (U = V4): 32-bit values, F as its bits.
@@ -711,9 +726,34 @@ void mergedDense(Ctx& c, const DInst& d) {
     denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
 }
 
+// Some lanes on: each four lanes computed, then the enabled ones written over
+// the destination's dwords (a disabled lane's dword is written back
+// unchanged); a quarter of the lanes or fewer: vecAlu, lane by lane.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+[[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
+  const unsigned lanes = laneCount(en);
+  if (lanes <= N / 4) return vecAlu<Op, Float, N>(c, d);  // (few lanes: each on its own)
+  c.lanes += lanes;
+  const DensePlaces w = densePlaces<ScalarB>(c, d);
+  const uint32_t n = w.bs & 31;
+  const V4 bit = {1, 2, 4, 8};
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 a, b = {w.bs, w.bs, w.bs, w.bs}, r, old;
+    std::memcpy(&a, w.pa + 4 * k, 16);
+    if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, w.pb + 4 * k, 16);
+    if constexpr (ScalarB && Op == Opcode::SHL) r = a << n;
+    else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
+    else r = op32<Op, Float>(a, b);
+    std::memcpy(&old, w.pr + 4 * k, 16);
+    const V4 on = ((V4{} + (en >> k)) & bit) != 0;  // all ones in an enabled lane
+    r = (r & on) | (old & ~on);
+    std::memcpy(w.pr + 4 * k, &r, 16);
+  }
+}
+
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 void denseAlu(Ctx& c, const DInst& d) {
-  if (chEnOf<N>(c, d) != execMaskBits(N)) return vecAlu<Op, Float, N>(c, d);
+  if (const uint32_t en = chEnOf<N>(c, d); en != execMaskBits(N)) return denseSome<Op, Float, N, ScalarB>(c, d, en);
   denseBody<Op, Float, N, ScalarB>(c, d);
 }
 
@@ -724,24 +764,35 @@ void vecCmp(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   c.lanes += laneCountOf<N>(en);
   if (!en) return;
-  uint32_t a[N], b[N], res = 0;
+  uint32_t a[N], b[N], res;
   loadLanes<N>(c, d.src[0], a);
   loadLanes<N>(c, d.src[1], b);
-  auto cmpAll = [&](auto x, auto y) {
-    for (unsigned k = 0; k < N; ++k) res |= uint32_t{relation(d.relop, x(a[k]), y(b[k]))} << k;
-  };
-  auto asInt = [](bool sgn) {
-    return [sgn](uint32_t v) { return sgn ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
-  };
   if constexpr (Float) {
-    auto f = [](uint32_t v) { return std::bit_cast<float>(v); };
-    cmpAll(f, f);
+    float x[N], y[N];
+    std::memcpy(x, a, sizeof x);
+    std::memcpy(y, b, sizeof y);
+    res = relationBits<float, N>(d.relop, x, y);
   } else {
-    cmpAll(asInt(isSignedInt(d.src[0].type)), asInt(isSignedInt(d.src[1].type)));
+    // The values as their 32-bit extensions say: both signed, int32; both
+    // unsigned, uint32; else each extended to int64 by its own signedness.
+    const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
+    if (s0 && s1) {
+      int32_t x[N], y[N];
+      std::memcpy(x, a, sizeof x);
+      std::memcpy(y, b, sizeof y);
+      res = relationBits<int32_t, N>(d.relop, x, y);
+    } else if (!s0 && !s1) {
+      res = relationBits<uint32_t, N>(d.relop, a, b);
+    } else {
+      int64_t x[N], y[N];
+      for (unsigned k = 0; k < N; ++k) {
+        x[k] = s0 ? int64_t{static_cast<int32_t>(a[k])} : int64_t{a[k]};
+        y[k] = s1 ? int64_t{static_cast<int32_t>(b[k])} : int64_t{b[k]};
+      }
+      res = relationBits<int64_t, N>(d.relop, x, y);
+    }
   }
-  uint32_t& p = c.t.preds[d.dst.predId];
-  const uint32_t m = static_cast<uint32_t>(uint64_t{en} << d.maskOff);  // bits past 31 are dropped
-  p = (p & ~m) | (static_cast<uint32_t>(uint64_t{res} << d.maskOff) & m);
+  setPredBits(c, d, en, res);
 }
 
 // The Mod32 of source o of operation `op` in the vector handlers, or false if they
@@ -850,6 +901,61 @@ std::pair<Handler, Handler> scalarCmp(const DInst& d) {
   const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
   if (s0) return s1 ? scalarCmpByRel<false, true, true>(d.relop) : scalarCmpByRel<false, true, false>(d.relop);
   return s1 ? scalarCmpByRel<false, false, true>(d.relop) : scalarCmpByRel<false, false, false>(d.relop);
+}
+
+// MULH page on 32-bit lanes (pickFastShape): the exact product's bits 32..63,
+// which are those of the product of the sources' 64-bit extensions (by their
+// types, E13) modulo 2^64; a D or UD destination keeps those 32 bits.
+template <unsigned N>
+void mulhAlu(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
+  if (!en) return;
+  uint32_t a[N], b[N], r[N];
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  const uint64_t x0 = isSignedInt(d.src[0].type) ? ~uint64_t{0xffffffffu} : 0, x1 = isSignedInt(d.src[1].type) ? ~uint64_t{0xffffffffu} : 0;
+  for (unsigned k = 0; k < N; ++k) {
+    const uint64_t x = a[k] | (a[k] >> 31 ? x0 : 0), y = b[k] | (b[k] >> 31 ? x1 : 0);
+    r[k] = static_cast<uint32_t>((x * y) >> 32);
+  }
+  storeLanes<N>(c, d, en, r);
+}
+template <Opcode, bool, unsigned N>
+struct MulhH {
+  static constexpr Handler fn = mulhAlu<N>;
+};
+
+// AND, OR, XOR, NOT of predicates into a predicate: element k of each is bit
+// k + the mask offset (loadIntPred), so the operation on the variables' bits
+// gives each element's result (its LSB, storePredFromInt) in place.
+template <Opcode Op>
+void predLogic(Ctx& c, const DInst& d) {
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  const uint32_t a = c.t.preds[d.src[0].predId];
+  uint32_t r;
+  if constexpr (Op == Opcode::NOT) {
+    r = ~a;
+  } else {
+    const uint32_t b = c.t.preds[d.src[1].predId];
+    r = Op == Opcode::AND ? a & b : Op == Opcode::OR ? a | b : a ^ b;
+  }
+  uint32_t& p = c.t.preds[d.dst.predId];
+  const uint32_t m = static_cast<uint32_t>(uint64_t{en} << d.maskOff);
+  p = (p & ~m) | (r & m);
+}
+Handler pickPredLogic(const DInst& d, Opcode op, int nsrc) {
+  if (d.dst.kind != DOperand::Kind::Pred || d.sat) return nullptr;
+  for (int s = 0; s < nsrc; ++s)
+    if (d.src[s].kind != DOperand::Kind::Pred || d.src[s].mod != Mod::None) return nullptr;
+  switch (op) {
+    case Opcode::AND: return predLogic<Opcode::AND>;
+    case Opcode::OR: return predLogic<Opcode::OR>;
+    case Opcode::XOR: return predLogic<Opcode::XOR>;
+    case Opcode::NOT: return predLogic<Opcode::NOT>;
+    default: return nullptr;
+  }
 }
 
 template <Opcode Op, bool Float, unsigned N>
@@ -965,6 +1071,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       if (isSignedInt(d.src[0].type) && typeSize(d.src[0].type) < 4) return nullptr;
       return byExec<AluH, Opcode::SHR, false>(d.exec);
     case Opcode::MOV: return byExec<AluH, Opcode::MOV, false>(d.exec);
+    case Opcode::MULH: return byExec<MulhH, Opcode::MULH, false>(d.exec);
     default: return nullptr;
   }
 }
@@ -1003,59 +1110,87 @@ void mod64(const DOperand& o, unsigned n, uint64_t* out) {
 }
 // The source's elements, sign- or zero-extended to 64 bits by its type (a
 // load of that type), with its (-), (abs) or (-abs): the loader picked for
-// the operand at decoding (DInst::wload, pickLoad64).
-template <class T>
-void load64Reg(const Ctx& c, const DOperand& o, unsigned n, uint64_t* out) {
+// the operand and the execution size N at decoding (DInst::wload, pickLoad64).
+template <class T, unsigned N>
+void load64Reg(const Ctx& c, const DOperand& o, uint64_t* out) {
   if (o.shape == DOperand::Shape::Bcast) {
-    std::fill_n(out, n, static_cast<uint64_t>(c.reg<T>(o.off[0])));
+    std::fill_n(out, N, static_cast<uint64_t>(c.reg<T>(o.off[0])));
   } else if (o.shape == DOperand::Shape::Contig) {
-    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[0] + k * static_cast<uint32_t>(sizeof(T))));
+    if constexpr (sizeof(T) == 8) {
+      copyFixed<8 * N>(out, c.t.regs.data() + o.off[0]);
+    } else {
+      T v[N];
+      copyFixed<sizeof v>(v, c.t.regs.data() + o.off[0]);
+      for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(v[k]);
+    }
   } else {
-    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
   }
-  if (o.mod != Mod::None) mod64(o, n, out);
+  if (o.mod != Mod::None) mod64(o, N, out);
 }
-void load64Imm(const Ctx&, const DOperand& o, unsigned n, uint64_t* out) {
+template <unsigned N>
+void load64Imm(const Ctx&, const DOperand& o, uint64_t* out) {
   if (o.immPeriod == 1)
-    std::fill_n(out, n, static_cast<uint64_t>(extendInt(o.imm[0], o.type)));
+    std::fill_n(out, N, static_cast<uint64_t>(extendInt(o.imm[0], o.type)));
   else
-    for (unsigned k = 0; k < n; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
-  if (o.mod != Mod::None) mod64(o, n, out);
+    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
+  if (o.mod != Mod::None) mod64(o, N, out);
 }
-Load64 pickLoad64(const DOperand& o) {
-  if (o.kind == DOperand::Kind::Imm) return load64Imm;
+template <unsigned N>
+Load64 pickLoad64Of(const DOperand& o) {
+  if (o.kind == DOperand::Kind::Imm) return load64Imm<N>;
   switch (o.type) {
-    case Type::UB: return load64Reg<uint8_t>;
-    case Type::B: return load64Reg<int8_t>;
-    case Type::UW: return load64Reg<uint16_t>;
-    case Type::W: return load64Reg<int16_t>;
-    case Type::UD: return load64Reg<uint32_t>;
-    case Type::D: return load64Reg<int32_t>;
-    case Type::Q: return load64Reg<int64_t>;
-    default: return load64Reg<uint64_t>;
+    case Type::UB: return load64Reg<uint8_t, N>;
+    case Type::B: return load64Reg<int8_t, N>;
+    case Type::UW: return load64Reg<uint16_t, N>;
+    case Type::W: return load64Reg<int16_t, N>;
+    case Type::UD: return load64Reg<uint32_t, N>;
+    case Type::D: return load64Reg<int32_t, N>;
+    case Type::Q: return load64Reg<int64_t, N>;
+    default: return load64Reg<uint64_t, N>;
   }
 }
-// The enabled lanes' results to a Q or UQ destination (all lanes of a
-// contiguous one at once).
-void store64(Ctx& c, const DInst& d, uint32_t en, const uint64_t* r) {
-  if (d.dst.shape == DOperand::Shape::Contig && en == (d.exec >= 32 ? ~0u : (1u << d.exec) - 1))
-    std::memcpy(c.t.regs.data() + d.dst.off[0], r, 8 * d.exec);
-  else
-    forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+Load64 pickLoad64(const DOperand& o, unsigned exec) {
+  switch (exec) {
+    case 1: return pickLoad64Of<1>(o);
+    case 2: return pickLoad64Of<2>(o);
+    case 4: return pickLoad64Of<4>(o);
+    case 8: return pickLoad64Of<8>(o);
+    case 16: return pickLoad64Of<16>(o);
+    default: return pickLoad64Of<32>(o);
+  }
 }
-template <Opcode Op>
+// The enabled lanes' results to a Q or UQ destination (a contiguous one's
+// lanes at once: with some lanes off, its elements with the enabled ones
+// replaced, a disabled lane's written back unchanged).
+template <unsigned N>
+void store64(Ctx& c, const DInst& d, uint32_t en, const uint64_t* r) {
+  uint8_t* regs = c.t.regs.data();
+  if (d.dst.shape != DOperand::Shape::Contig)
+    return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  if (en == execMaskBits(N)) return copyFixed<8 * N>(regs + d.dst.off[0], r);
+  if (laneCount(en) <= N / 2)  // (few lanes: each on its own)
+    return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  uint64_t v[N];
+  copyFixed<sizeof v>(v, regs + d.dst.off[0]);
+  for (unsigned k = 0; k < N; ++k) {
+    const uint64_t on = uint64_t{0} - ((en >> k) & 1);  // all ones in an enabled lane
+    v[k] = (r[k] & on) | (v[k] & ~on);
+  }
+  copyFixed<sizeof v>(regs + d.dst.off[0], v);
+}
+template <Opcode Op, unsigned N>
 void wideAlu(Ctx& c, const DInst& d) {
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
   if (!en) return;
   constexpr bool two = numSrcs(Op) == 2;
-  const unsigned n = d.exec;
-  uint64_t a[32], b[32], r[32];
-  d.wload[0](c, d.src[0], n, a);
-  if constexpr (two) d.wload[1](c, d.src[1], n, b);
+  uint64_t a[N], b[N], r[N];
+  d.wload[0](c, d.src[0], a);
+  if constexpr (two) d.wload[1](c, d.src[1], b);
   const bool g0 = isSignedInt(d.src[0].type);
   const uint64_t low = d.src0Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.src0Bits) - 1;
-  for (unsigned k = 0; k < n; ++k) {
+  for (unsigned k = 0; k < N; ++k) {
     const unsigned s = two ? static_cast<unsigned>(b[k] & d.shiftMask) : 0;
     if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
     else if constexpr (Op == Opcode::MUL) r[k] = a[k] * b[k];
@@ -1068,41 +1203,55 @@ void wideAlu(Ctx& c, const DInst& d) {
     else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
     else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
   }
-  store64(c, d, en, r);
+  store64<N>(c, d, en, r);
 }
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
+template <unsigned N>
 void wideSel(Ctx& c, const DInst& d) {
   const uint32_t en = selEnables(c, d);
   if (!en) return;
   const uint32_t p = selChoice(c, d);
-  uint64_t a[32], b[32];
-  d.wload[0](c, d.src[0], d.exec, a);
-  d.wload[1](c, d.src[1], d.exec, b);
-  for (unsigned k = 0; k < d.exec; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
-  store64(c, d, en, a);
+  uint64_t a[N], b[N];
+  d.wload[0](c, d.src[0], a);
+  d.wload[1](c, d.src[1], b);
+  for (unsigned k = 0; k < N; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
+  store64<N>(c, d, en, a);
 }
 // CMP of integers of at most 64 bits without modifiers: their values compare
 // as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
-template <bool Unsigned>
+template <bool Unsigned, unsigned N>
 void wideCmp(Ctx& c, const DInst& d) {
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
   if (!en) return;
-  uint64_t a[32], b[32];
-  d.wload[0](c, d.src[0], d.exec, a);
-  d.wload[1](c, d.src[1], d.exec, b);
+  uint64_t a[N], b[N];
+  d.wload[0](c, d.src[0], a);
+  d.wload[1](c, d.src[1], b);
   uint32_t res;
   if constexpr (Unsigned) {
-    res = relationBits(d.relop, a, b, d.exec);
+    res = relationBits<uint64_t, N>(d.relop, a, b);
   } else {
-    int64_t x[32], y[32];
-    for (unsigned k = 0; k < d.exec; ++k) {
-      x[k] = static_cast<int64_t>(a[k]);
-      y[k] = static_cast<int64_t>(b[k]);
-    }
-    res = relationBits(d.relop, x, y, d.exec);
+    // (int64_t may name the bytes of a uint64_t: their values mod 2^64 are the same)
+    res = relationBits<int64_t, N>(d.relop, reinterpret_cast<const int64_t*>(a), reinterpret_cast<const int64_t*>(b));
   }
   storeRelation(c, d, en, res);
+}
+template <Opcode Op, bool Unsigned, unsigned N>
+constexpr Handler wideFn() {
+  if constexpr (Op == Opcode::SEL) return wideSel<N>;
+  else if constexpr (Op == Opcode::CMP) return wideCmp<Unsigned, N>;
+  else return wideAlu<Op, N>;
+}
+template <Opcode Op, bool Unsigned = false>
+Handler wideByExec(unsigned exec) {
+  switch (exec) {
+    case 1: return wideFn<Op, Unsigned, 1>();
+    case 2: return wideFn<Op, Unsigned, 2>();
+    case 4: return wideFn<Op, Unsigned, 4>();
+    case 8: return wideFn<Op, Unsigned, 8>();
+    case 16: return wideFn<Op, Unsigned, 16>();
+    default: return wideFn<Op, Unsigned, 32>();
+  }
 }
 Handler pickWide(const DInst& d, Opcode op, int nsrc) {
   if (d.sat || d.floatDomain) return nullptr;
@@ -1116,8 +1265,8 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
       wide |= typeSize(o.type) == 8;
     }
     if (!wide) return nullptr;  // (narrower sources: the 32-bit forms or the pipeline)
-    if (uq) return signedSrc ? nullptr : wideCmp<true>;
-    return wideCmp<false>;
+    if (uq) return signedSrc ? nullptr : wideByExec<Opcode::CMP, true>(d.exec);
+    return wideByExec<Opcode::CMP>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None || (d.dst.type != Type::Q && d.dst.type != Type::UQ))
     return nullptr;
@@ -1128,17 +1277,17 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
   // may not hold: -x of a UD x is negative; the pipeline)
   if (op == Opcode::ASR && d.src[0].mod != Mod::None) return nullptr;
   switch (op) {
-    case Opcode::ADD: return wideAlu<Opcode::ADD>;
-    case Opcode::MUL: return wideAlu<Opcode::MUL>;
-    case Opcode::AND: return wideAlu<Opcode::AND>;
-    case Opcode::OR: return wideAlu<Opcode::OR>;
-    case Opcode::XOR: return wideAlu<Opcode::XOR>;
-    case Opcode::NOT: return wideAlu<Opcode::NOT>;
-    case Opcode::MOV: return wideAlu<Opcode::MOV>;
-    case Opcode::SHL: return wideAlu<Opcode::SHL>;
-    case Opcode::SHR: return wideAlu<Opcode::SHR>;
-    case Opcode::ASR: return wideAlu<Opcode::ASR>;
-    case Opcode::SEL: return wideSel;
+    case Opcode::ADD: return wideByExec<Opcode::ADD>(d.exec);
+    case Opcode::MUL: return wideByExec<Opcode::MUL>(d.exec);
+    case Opcode::AND: return wideByExec<Opcode::AND>(d.exec);
+    case Opcode::OR: return wideByExec<Opcode::OR>(d.exec);
+    case Opcode::XOR: return wideByExec<Opcode::XOR>(d.exec);
+    case Opcode::NOT: return wideByExec<Opcode::NOT>(d.exec);
+    case Opcode::MOV: return wideByExec<Opcode::MOV>(d.exec);
+    case Opcode::SHL: return wideByExec<Opcode::SHL>(d.exec);
+    case Opcode::SHR: return wideByExec<Opcode::SHR>(d.exec);
+    case Opcode::ASR: return wideByExec<Opcode::ASR>(d.exec);
+    case Opcode::SEL: return wideByExec<Opcode::SEL>(d.exec);
     default: return nullptr;
   }
 }
@@ -1216,6 +1365,10 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       return;
     }
   }
+  if (Handler h = pickPredLogic(d, op, nsrc)) {
+    d.fn = h;
+    return;
+  }
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
     if (Handler h = pickFast(d, op, nsrc)) {
       d.fn = h;
@@ -1225,7 +1378,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
     if (Handler h = pickWide(d, op, nsrc)) {
       d.fn = h;
-      for (int i = 0; i < nsrc; ++i) d.wload[i] = pickLoad64(d.src[i]);
+      for (int i = 0; i < nsrc; ++i) d.wload[i] = pickLoad64(d.src[i], d.exec);
       return;
     }
   switch (op) {

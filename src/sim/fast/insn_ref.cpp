@@ -95,22 +95,48 @@ void decodeBarrier(const Program&, const Instruction&, DInst& d) {
   d.control = true;  // (the dispatcher neither moves on nor goes on with the thread)
 }
 
-// MOV without a conversion (movCopiesBits, as sem/alu.cpp mov) where an operand is indirect, which the vector
-// forms do not read: the element offsets of the semantics (elementOffset),
-// every source element read before any destination element is written.
+namespace {
+
+// MOV without a conversion (movCopiesBits, as sem/alu.cpp mov) where an
+// operand is indirect, which the vector forms do not read: the element offsets
+// of the semantics (elementOffset), worked out at decode but for an indirect
+// operand's address element, which is read here; every source element read
+// before any destination element is written.
+inline uint32_t laneOffset(const RefThread& t, const DOperand& o, unsigned k) {
+  if (o.addrElt == DOperand::kNoAddrElt) return o.off[k];
+  const uint32_t a = o.addrElt + (k >> o.addrShift);
+  return (a < t.addrs.size() ? t.addrs[a] : 0u) + o.off[k];
+}
+template <unsigned Bytes>
 void movBits(Ctx& c, const DInst& d) {
-  const RefInst& r = *d.ref;
-  const RefOperand& s = r.f[static_cast<size_t>(r.src[0])];
-  const RefOperand& o = r.f[static_cast<size_t>(r.dst)];
   const uint32_t en = chEn(c, d);
   c.lanes += laneCount(en);
-  const unsigned ts = typeSize(o.type);
-  std::array<uint64_t, 32> v;
-  for (unsigned k = 0; k < d.exec; ++k)
-    v[k] = s.kind == Operand::Kind::Immediate ? s.imm[k % s.immPeriod] : readRegBits(c.t, elementOffset(s, c.t, k), ts);
-  if (o.null) return;
-  for (unsigned k = 0; k < d.exec; ++k)
-    if ((en >> k) & 1) writeRegBits(c.t, elementOffset(o, c.t, k), ts, v[k]);
+  const DOperand& s = d.src[0];
+  std::array<uint64_t, 32> v;  // (a disabled lane's element is not read: reading has no effect)
+  if (s.kind == DOperand::Kind::Imm) forEachLane(en, [&](unsigned k) { v[k] = s.imm[k % s.immPeriod]; });
+  else forEachLane(en, [&](unsigned k) { v[k] = readRegBits(c.t, laneOffset(c.t, s, k), Bytes); });
+  if (d.dst.kind == DOperand::Kind::Null) return;
+  forEachLane(en, [&](unsigned k) { writeRegBits(c.t, laneOffset(c.t, d.dst, k), Bytes, v[k]); });
+}
+// Operand o of such a MOV as movBits reads it; false if it cannot.
+bool movBitsOperand(const RefOperand& o, unsigned exec, DOperand& out) {
+  out.type = o.type;
+  if (o.kind == Operand::Kind::Immediate) {
+    out.kind = DOperand::Kind::Imm;
+    out.imm = o.imm;
+    out.immPeriod = o.immPeriod;
+    return true;
+  }
+  out.kind = o.null ? DOperand::Kind::Null : DOperand::Kind::Reg;
+  const RefThread noAddrs;  // (an indirect operand's offsets but for its address element)
+  for (unsigned k = 0; k < exec; ++k) out.off[k] = elementOffset(o, noAddrs, k);
+  if (o.kind != Operand::Kind::Indirect) return true;
+  const bool vxh = o.vs == kRegionNull;  // each group of w lanes takes the next address element
+  const unsigned w = o.w ? o.w : 1;
+  if ((vxh && !std::has_single_bit(w)) || o.addr + exec >= DOperand::kNoAddrElt) return false;
+  out.addrElt = static_cast<uint16_t>(o.addr);
+  out.addrShift = vxh ? static_cast<uint8_t>(std::countr_zero(w)) : 31;
+  return true;
 }
 bool isMovBits(const RefInst& r) {
   if (r.row->op != Opcode::MOV || r.dst < 0 || r.numSrc != 1 || r.src[0] < 0) return false;
@@ -120,6 +146,60 @@ bool isMovBits(const RefInst& r) {
   const bool dstOk = o.kind == Operand::Kind::General || o.kind == Operand::Kind::Indirect;
   return srcOk && dstOk && movCopiesBits(s, o, r.sat);
 }
+Handler movBitsOf(const RefInst& r, DInst& d) {
+  if (!isMovBits(r) || !movBitsOperand(r.f[static_cast<size_t>(r.src[0])], d.exec, d.src[0]) ||
+      !movBitsOperand(r.f[static_cast<size_t>(r.dst)], d.exec, d.dst))
+    return nullptr;
+  switch (typeSize(d.dst.type)) {
+    case 1: return movBits<1>;
+    case 2: return movBits<2>;
+    case 4: return movBits<4>;
+    case 8: return movBits<8>;
+    default: return nullptr;
+  }
+}
+
+// ADDR_ADD of a variable's address and an integer operand (sem/ctl.cpp
+// addrAdd, with the address known at decode to fit 16 bits): each enabled
+// lane's sum, wrapped to 16 bits (C7), into address element
+// d.dst.addrElt + d.dst.off[k]. Of the operand only the low 16 bits of its
+// extended value count.
+void addrAddOf(Ctx& c, const DInst& d) {
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  const DOperand& s = d.src[1];
+  const uint64_t base = d.src[0].imm[0];
+  const unsigned bytes = typeSize(s.type);
+  std::array<uint16_t, 32> r;
+  forEachLane(en, [&](unsigned k) {
+    const uint64_t v = s.kind == DOperand::Kind::Imm ? s.imm[k % s.immPeriod] : readRegBits(c.t, s.off[k], bytes);
+    r[k] = static_cast<uint16_t>(base + static_cast<uint64_t>(extendInt(v, s.type)));
+  });
+  forEachLane(en, [&](unsigned k) {
+    const uint32_t a = d.dst.addrElt + d.dst.off[k];
+    if (a < c.t.addrs.size()) c.t.addrs[a] = r[k];
+  });
+}
+Handler addrAddFormOf(const RefInst& r, DInst& d) {
+  if (r.row->op != Opcode::ADDR_ADD || r.dst < 0 || r.numSrc != 2 || r.src[0] < 0 || r.src[1] < 0) return nullptr;
+  const Operand& a = r.inst->f[static_cast<size_t>(r.src[0])];
+  const RefOperand& s0 = r.f[static_cast<size_t>(r.src[0])];
+  const RefOperand& s1 = r.f[static_cast<size_t>(r.src[1])];
+  const RefOperand& o = r.f[static_cast<size_t>(r.dst)];
+  if (a.kind != Operand::Kind::AddressOf || a.row != 0 || s0.base > 0xffff || s0.mod != Mod::None ||
+      (s1.kind != Operand::Kind::General && s1.kind != Operand::Kind::Immediate) || s1.mod != Mod::None ||
+      !isIntType(s1.type) || s1.type == Type::BOOL || o.kind != Operand::Kind::Address || o.addr >= DOperand::kNoAddrElt ||
+      !movBitsOperand(s1, d.exec, d.src[1]))
+    return nullptr;
+  d.src[0].kind = DOperand::Kind::Imm;
+  d.src[0].imm[0] = s0.base;
+  d.dst.kind = DOperand::Kind::None;
+  d.dst.addrElt = static_cast<uint16_t>(o.addr);
+  for (unsigned k = 0; k < d.exec; ++k) d.dst.off[k] = k * (o.hs ? o.hs : 1u);  // (sem/exec.cpp setBits)
+  return addrAddOf;
+}
+
+}  // namespace
 
 void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {
   const InstrDesc& row = *r.row;
@@ -132,7 +212,8 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   d.numAhead = 0;
   d.control = row.has(kControl) || row.has(kBarrier);
   d.fn = !row.has(kControl) && row.has(kBarrier) ? execRefBarrier : execRef;
-  if (isMovBits(r)) d.fn = movBits;
+  if (Handler f = movBitsOf(r, d)) d.fn = f;
+  else if (Handler g = addrAddFormOf(r, d)) d.fn = g;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.
   d.numRawReads = d.numRawWrites = 0;

@@ -45,13 +45,19 @@ struct DOperand {
   enum class Mod32 : uint8_t { None, FNeg, FAbs, FNegAbs, INeg, IAbs, INegAbs, INot };
   Mod32 mod32 = Mod32::None;
   std::array<uint32_t, 8> imm32{};
+  // An indirect operand of a bit-copying MOV (movBits, insn_ref.cpp): lane k's
+  // byte is the address element addrElt + (k >> addrShift) plus off[k]
+  // (addrShift 31: one element for every lane); kNoAddrElt: off[k] alone.
+  static constexpr uint16_t kNoAddrElt = 0xffff;
+  uint16_t addrElt = kNoAddrElt;
+  uint8_t addrShift = 31;
 };
 
 // Lane arrays for the ALU pipeline: sources are loaded into the operation's
 // domain, computed, then converted into the destination.
 using IntLoad = void (*)(const Ctx&, const DInst&, const DOperand&, i128* out);
 using FltLoad = void (*)(const Ctx&, const DInst&, const DOperand&, double* out);
-using Load64 = void (*)(const Ctx&, const DOperand&, unsigned n, uint64_t* out);  // (64-bit lanes, alu.cpp)
+using Load64 = void (*)(const Ctx&, const DOperand&, uint64_t* out);  // (64-bit lanes of exec_size, alu.cpp)
 using IntStore = void (*)(Ctx&, const DInst&, uint32_t en, const i128* v);
 using FltStore = void (*)(Ctx&, const DInst&, uint32_t en, const double* v);
 
