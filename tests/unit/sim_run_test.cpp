@@ -818,6 +818,47 @@ TEST(SimRun, Scatter4DwordIndexDoesNotWrap) {
   EXPECT_EQ(r.findings[0].examples[0].address, 0xfffffffcu);
 }
 
+// GOTO page: lanes that jump park at the label and rejoin the others there,
+// so the code after a join runs once for all of them (chapter 3 "Branch
+// Instructions"). Lanes 0-7 jump over one instruction to a label inside the
+// straight-line stretch that runs on to the RET; the NoMask add after the
+// label counts how many times that code runs: once.
+TEST(SimRun, LanesParkedAtALabelInsideAStraightStretchRejoinThere) {
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Lane v_type=G type=uw num_elts=16 align=GRF
+.decl V v_type=G type=ud num_elts=16 align=GRF
+.decl Cnt v_type=G type=ud num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Lane(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Lane(0,8)<1> Lane(0,0)<1;1,0> 0x8:uw
+    mov (M1_NM, 16) Offs(0,0)<1> Lane(0,0)<1;1,0>
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    mov (M1_NM, 16) V(0,0)<1> 0x0:ud
+    mov (M1_NM, 16) Cnt(0,0)<1> 0x0:ud
+    cmp.lt (M1, 16) P1 Lane(0,0)<1;1,0> 0x8:uw
+    (P1) goto (M1, 16) L1
+    add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> 0x10:ud
+L1:
+    add (M1_NM, 16) Cnt(0,0)<1> Cnt(0,0)<1;1,0> 0x1:ud
+    add (M1, 16) V(0,0)<1> V(0,0)<1;1,0> Cnt(0,0)<1;1,0>
+    scatter_scaled.4 (M1, 16) Out 0x0:ud Offs.0 V.0
+    ret (M1, 1)
+)");
+  // Lanes 0-7: 0 + 1 (the count after the join); lanes 8-15: 0x10 + 1.
+  std::vector<uint8_t> want(64, 0);
+  for (unsigned i = 0; i < 16; ++i) want[4 * i] = static_cast<uint8_t>(i < 8 ? 1 : 0x11);
+  for (bool reference : {false, true}) {
+    sim::LaunchConfig cfg;
+    cfg.simd = 16;
+    cfg.reference = reference;
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(64, 0)}};
+    auto r = sim::run(m.kernels[0], s, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(s[0].bytes, want) << (reference ? "reference tier" : "fast tier");
+  }
+}
+
 TEST(SimRun, ThreadCoordinates) {
   sim::LaunchConfig cfg;
   cfg.threads = {3, 2};

@@ -233,10 +233,10 @@ template <bool CanYield>
       t.steps = steps;
       return true;
     }
-    // Uniform lanes (none parked, so no rejoin point ahead): the straight-line
-    // instructions up to the next control instruction run back to back, then
-    // that control instruction (which never yields).
-    if (const uint32_t n = code[t.pc].straight; !t.waiting && steps + n + 1 < maxSteps) {
+    // No rejoin point ahead (no lane parked at or before the next control
+    // instruction, lanes.hpp): the straight-line instructions up to it run
+    // back to back, then that control instruction (which never yields).
+    if (const uint32_t n = code[t.pc].straight; (!t.waiting || t.waitMin > t.pc + n) && steps + n + 1 < maxSteps) {
       const DInst* first = code + t.pc;
       // (stepFn: a run never yields; folded instructions after it are skipped, nextStep)
       const DInst* last = first + n;
