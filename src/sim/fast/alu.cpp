@@ -578,8 +578,9 @@ inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
 inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
 inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
 
+// (lanes: the enabled lanes' count, laneCount(en))
 template <unsigned N>
-inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint32_t* r) {
   uint8_t* regs = c.t.regs.data();
   if (d.dst.shape == DOperand::Shape::Contig) {
     if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + d.dst.off[0], r);
@@ -587,7 +588,7 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
     // disabled lane's dword is written back unchanged), in one pass; few
     // lanes: each on its own.
     if constexpr (N % 4 == 0) {
-      if (laneCount(en) > N / 4) {
+      if (lanes > N / 4) {
         uint8_t* p = regs + d.dst.off[0];
         const V4 bit = {1, 2, 4, 8};
         for (unsigned k = 0; k < N; k += 4) {
@@ -622,11 +623,10 @@ inline U op32(U a, U b) {
   }
 }
 
+// (lanes: laneCount(en), en not 0)
 template <Opcode Op, bool Float, unsigned N>
-void vecAlu(Ctx& c, const DInst& d) {
-  uint32_t en = chEnOf<N>(c, d);
-  c.lanes += laneCountOf<N>(en);
-  if (!en) return;
+[[gnu::always_inline]] inline void vecAluBody(Ctx& c, const DInst& d, uint32_t en, unsigned lanes) {
+  c.lanes += lanes;
   uint32_t a[N], b[N], r[N];  // all sources are read before any destination is written
   loadLanes<N>(c, d.src[0], a);
   if constexpr (numSrcs(Op) == 2) loadLanes<N>(c, d.src[1], b);
@@ -642,7 +642,12 @@ void vecAlu(Ctx& c, const DInst& d) {
   } else {
     for (unsigned k = 0; k < N; ++k) r[k] = op32<Op, Float>(a[k], b[k]);
   }
-  storeLanes<N>(c, d, en, r);
+  storeLanes<N>(c, d, en, lanes, r);
+}
+template <Opcode Op, bool Float, unsigned N>
+void vecAlu(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (en) vecAluBody<Op, Float, N>(c, d, en, laneCountOf<N>(en));
 }
 
 // Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
@@ -731,8 +736,9 @@ void mergedDense(Ctx& c, const DInst& d) {
 // unchanged); a quarter of the lanes or fewer: vecAlu, lane by lane.
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 [[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
+  if (!en) return;
   const unsigned lanes = laneCount(en);
-  if (lanes <= N / 4) return vecAlu<Op, Float, N>(c, d);  // (few lanes: each on its own)
+  if (lanes <= N / 4) return vecAluBody<Op, Float, N>(c, d, en, lanes);  // (few lanes: each on its own)
   c.lanes += lanes;
   const DensePlaces w = densePlaces<ScalarB>(c, d);
   const uint32_t n = w.bs & 31;
@@ -909,8 +915,9 @@ std::pair<Handler, Handler> scalarCmp(const DInst& d) {
 template <unsigned N>
 void mulhAlu(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
-  c.lanes += laneCountOf<N>(en);
   if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
   uint32_t a[N], b[N], r[N];
   loadLanes<N>(c, d.src[0], a);
   loadLanes<N>(c, d.src[1], b);
@@ -919,7 +926,7 @@ void mulhAlu(Ctx& c, const DInst& d) {
     const uint64_t x = a[k] | (a[k] >> 31 ? x0 : 0), y = b[k] | (b[k] >> 31 ? x1 : 0);
     r[k] = static_cast<uint32_t>((x * y) >> 32);
   }
-  storeLanes<N>(c, d, en, r);
+  storeLanes<N>(c, d, en, lanes, r);
 }
 template <Opcode, bool, unsigned N>
 struct MulhH {
@@ -1164,12 +1171,12 @@ Load64 pickLoad64(const DOperand& o, unsigned exec) {
 // lanes at once: with some lanes off, its elements with the enabled ones
 // replaced, a disabled lane's written back unchanged).
 template <unsigned N>
-void store64(Ctx& c, const DInst& d, uint32_t en, const uint64_t* r) {
+void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t* r) {
   uint8_t* regs = c.t.regs.data();
   if (d.dst.shape != DOperand::Shape::Contig)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
   if (en == execMaskBits(N)) return copyFixed<8 * N>(regs + d.dst.off[0], r);
-  if (laneCount(en) <= N / 2)  // (few lanes: each on its own)
+  if (lanes <= N / 2)  // (few lanes: each on its own)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
   uint64_t v[N];
   copyFixed<sizeof v>(v, regs + d.dst.off[0]);
@@ -1182,40 +1189,54 @@ void store64(Ctx& c, const DInst& d, uint32_t en, const uint64_t* r) {
 template <Opcode Op, unsigned N>
 void wideAlu(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
-  c.lanes += laneCountOf<N>(en);
   if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
   constexpr bool two = numSrcs(Op) == 2;
   uint64_t a[N], b[N], r[N];
   d.wload[0](c, d.src[0], a);
   if constexpr (two) d.wload[1](c, d.src[1], b);
   const bool g0 = isSignedInt(d.src[0].type);
   const uint64_t low = d.src0Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.src0Bits) - 1;
-  for (unsigned k = 0; k < N; ++k) {
-    const unsigned s = two ? static_cast<unsigned>(b[k] & d.shiftMask) : 0;
-    if constexpr (Op == Opcode::ADD) r[k] = a[k] + b[k];
-    else if constexpr (Op == Opcode::MUL) r[k] = a[k] * b[k];
-    else if constexpr (Op == Opcode::AND) r[k] = a[k] & b[k];
-    else if constexpr (Op == Opcode::OR) r[k] = a[k] | b[k];
-    else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ b[k];
-    else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
-    else if constexpr (Op == Opcode::MOV) r[k] = a[k];
-    else if constexpr (Op == Opcode::SHL) r[k] = a[k] << s;  // (SHL page: the count's low 6 bits for Q/UQ)
-    else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
-    else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
+  auto each = [&](auto bOf) {
+    for (unsigned k = 0; k < N; ++k) {
+      const uint64_t y = bOf(k);
+      const unsigned s = two ? static_cast<unsigned>(y & d.shiftMask) : 0;
+      if constexpr (Op == Opcode::ADD) r[k] = a[k] + y;
+      else if constexpr (Op == Opcode::MUL) r[k] = a[k] * y;
+      else if constexpr (Op == Opcode::AND) r[k] = a[k] & y;
+      else if constexpr (Op == Opcode::OR) r[k] = a[k] | y;
+      else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ y;
+      else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
+      else if constexpr (Op == Opcode::MOV) r[k] = a[k];
+      else if constexpr (Op == Opcode::SHL) r[k] = a[k] << s;  // (SHL page: the count's low 6 bits for Q/UQ)
+      else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
+      else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
+    }
+  };
+  const DOperand& o1 = d.src[1];
+  if (two && (o1.shape == DOperand::Shape::Bcast || (o1.kind == DOperand::Kind::Imm && o1.immPeriod == 1))) {
+    const uint64_t y = b[0];  // one src1 for every lane: the loop the compiler vectorises
+    each([y](unsigned) { return y; });
+  } else {
+    each([&b](unsigned k) { return b[k]; });
   }
-  store64<N>(c, d, en, r);
+  store64<N>(c, d, en, lanes, r);
 }
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 template <unsigned N>
 void wideSel(Ctx& c, const DInst& d) {
-  const uint32_t en = selEnables(c, d);
+  const uint32_t all = execMaskBits(N);
+  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;  // (as selEnables)
   if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
   const uint32_t p = selChoice(c, d);
   uint64_t a[N], b[N];
   d.wload[0](c, d.src[0], a);
   d.wload[1](c, d.src[1], b);
   for (unsigned k = 0; k < N; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
-  store64<N>(c, d, en, a);
+  store64<N>(c, d, en, lanes, a);
 }
 // CMP of integers of at most 64 bits without modifiers: their values compare
 // as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
