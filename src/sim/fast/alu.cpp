@@ -578,6 +578,18 @@ inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
 inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
 inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
 
+// Lanes 0-3 of `bits` (its low four bits) as four dwords, all ones where a lane is on.
+inline V4 laneMask4(uint32_t bits) {
+  static constexpr auto kMasks = [] {
+    std::array<std::array<uint32_t, 4>, 16> m{};
+    for (unsigned b = 0; b < 16; ++b)
+      for (unsigned l = 0; l < 4; ++l) m[b][l] = (b >> l) & 1 ? 0xffffffffu : 0;
+    return m;
+  }();
+  V4 v;
+  std::memcpy(&v, kMasks[bits & 15].data(), 16);
+  return v;
+}
 // (lanes: the enabled lanes' count, laneCount(en))
 template <unsigned N>
 inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint32_t* r) {
@@ -590,12 +602,11 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, cons
     if constexpr (N % 4 == 0) {
       if (lanes > N / 4) {
         uint8_t* p = regs + d.dst.off[0];
-        const V4 bit = {1, 2, 4, 8};
         for (unsigned k = 0; k < N; k += 4) {
           V4 v, x;
           std::memcpy(&v, p + 4 * k, 16);
           std::memcpy(&x, r + k, 16);
-          const V4 on = ((V4{} + (en >> k)) & bit) != 0;  // all ones in an enabled lane
+          const V4 on = laneMask4(en >> k);
           v = (x & on) | (v & ~on);
           std::memcpy(p + 4 * k, &v, 16);
         }
@@ -742,7 +753,6 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
   c.lanes += lanes;
   const DensePlaces w = densePlaces<ScalarB>(c, d);
   const uint32_t n = w.bs & 31;
-  const V4 bit = {1, 2, 4, 8};
   for (unsigned k = 0; k < N; k += 4) {
     V4 a, b = {w.bs, w.bs, w.bs, w.bs}, r, old;
     std::memcpy(&a, w.pa + 4 * k, 16);
@@ -751,7 +761,7 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
     else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
     else r = op32<Op, Float>(a, b);
     std::memcpy(&old, w.pr + 4 * k, 16);
-    const V4 on = ((V4{} + (en >> k)) & bit) != 0;  // all ones in an enabled lane
+    const V4 on = laneMask4(en >> k);
     r = (r & on) | (old & ~on);
     std::memcpy(w.pr + 4 * k, &r, 16);
   }
