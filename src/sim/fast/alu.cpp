@@ -931,9 +931,11 @@ void mulhAlu(Ctx& c, const DInst& d) {
   uint32_t a[N], b[N], r[N];
   loadLanes<N>(c, d.src[0], a);
   loadLanes<N>(c, d.src[1], b);
-  const uint64_t x0 = isSignedInt(d.src[0].type) ? ~uint64_t{0xffffffffu} : 0, x1 = isSignedInt(d.src[1].type) ? ~uint64_t{0xffffffffu} : 0;
+  // (the high half of a signed source's extension: its sign)
+  const uint64_t hi0 = isSignedInt(d.src[0].type) ? ~uint64_t{0xffffffffu} : 0;
+  const uint64_t hi1 = isSignedInt(d.src[1].type) ? ~uint64_t{0xffffffffu} : 0;
   for (unsigned k = 0; k < N; ++k) {
-    const uint64_t x = a[k] | (a[k] >> 31 ? x0 : 0), y = b[k] | (b[k] >> 31 ? x1 : 0);
+    const uint64_t x = a[k] | (a[k] >> 31 ? hi0 : 0), y = b[k] | (b[k] >> 31 ? hi1 : 0);
     r[k] = static_cast<uint32_t>((x * y) >> 32);
   }
   storeLanes<N>(c, d, en, lanes, r);

@@ -3,7 +3,9 @@
 // thread's state, which is the reference tier's (ThreadState is a RefThread),
 // and this host thread's memory (Ctx::mem), observed as in the reference tier.
 // Also the forms too small for that: the instructions that do nothing, MOVS
-// of an immediate to a surface's state, BARRIER.
+// of an immediate to a surface's state, BARRIER; and two forms of the
+// semantics' element rules for operands the vector forms do not read: a MOV
+// that copies bits with an indirect operand, ADDR_ADD of a variable's address.
 #include <fmt/format.h>
 
 #include "sim/fast/ctx.hpp"

@@ -48,6 +48,7 @@ struct DOperand {
   // An indirect operand of a bit-copying MOV (movBits, insn_ref.cpp): lane k's
   // byte is the address element addrElt + (k >> addrShift) plus off[k]
   // (addrShift 31: one element for every lane); kNoAddrElt: off[k] alone.
+  // ADDR_ADD's destination (addrAddOf): lane k's address element addrElt + off[k].
   static constexpr uint16_t kNoAddrElt = 0xffff;
   uint16_t addrElt = kNoAddrElt;
   uint8_t addrShift = 31;
