@@ -338,10 +338,14 @@ void movCopy(Ctx& c, const DInst& d) {
 
 // SEL page: "if (EM[i]) dst[i] = Pred[i] ? src0[i] : src1[i]": the predicate
 // selects, the execution mask enables. No predicate selects src0 (E16).
-// The enabled lanes (EM, or all under NoMask; counted), and the lanes that take src0.
-inline uint32_t selEnables(Ctx& c, const DInst& d) {
+// The enabled lanes (EM, or all under NoMask; selEnables also counts them),
+// and the lanes that take src0.
+inline uint32_t selMask(const Ctx& c, const DInst& d) {
   const uint32_t all = execMaskBits(d.exec);
-  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
+  return d.noMask ? all : (c.t.em >> d.maskOff) & all;
+}
+inline uint32_t selEnables(Ctx& c, const DInst& d) {
+  const uint32_t en = selMask(c, d);
   c.lanes += laneCount(en);
   return en;
 }
@@ -1238,8 +1242,7 @@ void wideAlu(Ctx& c, const DInst& d) {
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 template <unsigned N>
 void wideSel(Ctx& c, const DInst& d) {
-  const uint32_t all = execMaskBits(N);
-  const uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;  // (as selEnables)
+  const uint32_t en = selMask(c, d);
   if (!en) return;
   const unsigned lanes = laneCountOf<N>(en);
   c.lanes += lanes;
