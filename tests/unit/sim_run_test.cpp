@@ -859,6 +859,78 @@ L1:
   }
 }
 
+// MAD page: src0 * src1 + src2 "rounded once". (1 + 2^-23)^2 = 1 + 2^-22 +
+// 2^-46, so with src2 = -(1 + 2^-22) the fused result is 2^-46 (0x28800000);
+// a product rounded first would give 0. A signalling NaN gives the canonical
+// one (E14). Integers: 0x10000 * 0x10000 + 5 truncated to UD is 5; W lanes
+// -3 * -3 + 5 = 14. The fast tier runs each MAD in its form.
+TEST(SimRun, MadRoundsOnceAndWrapsIntegers) {
+  Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl Lane v_type=G type=uw num_elts=16 align=GRF
+.decl Bits v_type=G type=ud num_elts=64 align=GRF
+.decl AF v_type=G type=f num_elts=16 alias=<Bits, 0>
+.decl CF v_type=G type=f num_elts=16 alias=<Bits, 64>
+.decl NF v_type=G type=f num_elts=16 alias=<Bits, 128>
+.decl QF v_type=G type=f num_elts=16 alias=<Bits, 192>
+.decl Res v_type=G type=ud num_elts=80 align=GRF
+.decl R1 v_type=G type=f num_elts=16 alias=<Res, 0>
+.decl R2 v_type=G type=f num_elts=16 alias=<Res, 64>
+.decl R3 v_type=G type=f num_elts=16 alias=<Res, 128>
+.decl R4 v_type=G type=ud num_elts=16 alias=<Res, 192>
+.decl R5 v_type=G type=d num_elts=16 alias=<Res, 256>
+.decl X v_type=G type=ud num_elts=16 align=GRF
+.decl W v_type=G type=w num_elts=16 align=GRF
+.decl P1 v_type=P num_elts=16
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Lane(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Lane(0,8)<1> Lane(0,0)<1;1,0> 0x8:uw
+    mov (M1_NM, 16) Offs(0,0)<1> Lane(0,0)<1;1,0>
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    mov (M1_NM, 16) Bits(0,0)<1> 0x3f800001:ud
+    mov (M1_NM, 16) Bits(2,0)<1> 0xbf800002:ud
+    mov (M1_NM, 16) Bits(4,0)<1> 0x3f800002:ud
+    mov (M1_NM, 16) Bits(6,0)<1> 0x7f800001:ud
+    mov (M1_NM, 16) Res(0,0)<1> 0x0:ud
+    mov (M1_NM, 16) Res(2,0)<1> 0x0:ud
+    mov (M1_NM, 16) X(0,0)<1> 0x10000:ud
+    mov (M1_NM, 16) W(0,0)<1> 0xfffd:w
+    setp (M1_NM, 16) P1 0x00ff:uw
+    (P1) mad (M1, 16) R1(0,0)<1> AF(0,0)<1;1,0> AF(0,0)<1;1,0> CF(0,0)<1;1,0>
+    mad (M1, 16) R2(0,0)<1> AF(0,0)<1;1,0> AF(0,3)<0;1,0> (-)NF(0,0)<1;1,0>
+    mad (M1, 16) R3(0,0)<1> AF(0,0)<1;1,0> AF(0,0)<1;1,0> QF(0,0)<1;1,0>
+    mad (M1, 16) R4(0,0)<1> X(0,0)<1;1,0> X(0,0)<1;1,0> 0x5:ud
+    mad (M1, 16) R5(0,0)<1> W(0,0)<1;1,0> W(0,0)<1;1,0> 0x5:d
+    scatter_scaled.4 (M1_NM, 16) Out 0x0:ud Offs.0 Res.0
+    scatter_scaled.4 (M1_NM, 16) Out 0x40:ud Offs.0 Res.64
+    scatter_scaled.4 (M1_NM, 16) Out 0x80:ud Offs.0 Res.128
+    scatter_scaled.4 (M1_NM, 16) Out 0xc0:ud Offs.0 Res.192
+    scatter_scaled.4 (M1_NM, 16) Out 0x100:ud Offs.0 Res.256
+    ret (M1, 1)
+)");
+  std::vector<uint32_t> want(80, 0);
+  for (unsigned i = 0; i < 16; ++i) {
+    want[i] = i < 8 ? 0x28800000u : 0;  // (P1: lanes 0-7)
+    want[16 + i] = 0x28800000u;
+    want[32 + i] = 0x7fc00000u;
+    want[48 + i] = 5;
+    want[64 + i] = 14;
+  }
+  for (bool reference : {false, true}) {
+    sim::LaunchConfig cfg;
+    cfg.simd = 16;
+    cfg.reference = reference;
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(320, 0)}};
+    auto r = sim::run(m.kernels[0], s, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    if (!reference) {
+      EXPECT_EQ(r.stats.viaSemantics, 0u);
+    }
+    std::vector<uint32_t> got(80);
+    std::memcpy(got.data(), s[0].bytes.data(), 320);
+    EXPECT_EQ(got, want) << (reference ? "reference tier" : "fast tier");
+  }
+}
+
 TEST(SimRun, ThreadCoordinates) {
   sim::LaunchConfig cfg;
   cfg.threads = {3, 2};
@@ -1016,8 +1088,12 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   const char* preds[] = {"", "(P1) ", "(P2) ", "(P3) ", "(!P1) ", "(!P2) ", "(!P3) "};
   unsigned predTurn = 0;
   std::vector<std::string> lines;
-  for (const char* op : {"add", "mul", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel", "cmp.lt",
-                         "cmp.ne", "mov", "not"})
+  // (mad's src2: a type and a region in turn, contiguous or one element for every lane)
+  const char* src2s[] = {"{}A_{}(0,0)<1;1,0>", "{}B_{}(0,2)<0;1,0>", "{}B_{}(0,0)<1;1,0>"};
+  const char* src2Types[] = {"f", "d", "ud", "w", "f", "df", "hf"};
+  unsigned src2Turn = 0;
+  for (const char* op : {"add", "mul", "mad", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel",
+                         "cmp.lt", "cmp.ne", "mov", "not"})
     for (const char* d : kTypes)
       for (const char* a : kTypes)
         for (const char* b : {a, "ud", "d", "f"}) {
@@ -1030,6 +1106,11 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             const char* mod = mods[(lines.size() / 3) % std::size(mods)];
             std::string srcs = fmt::format("{}A_{}(0,0)<1;1,0>", mod, a);
             if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
+            if (mnem == "mad") {
+              const unsigned turn = src2Turn++;
+              srcs += " " + fmt::format(fmt::runtime(src2s[turn % std::size(src2s)]), mods[(turn / 3) % 3],
+                                        src2Types[turn % std::size(src2Types)]);
+            }
             // (SIMD8 and SIMD4 for 8-byte types: an operand spans at most two GRFs)
             for (const char* dst : {"(M1_NM, 16) D_{}(0,0)<1>", "(M1, 8) D_{}(0,1)<2>", "(M1_NM, 8) D_{}(0,0)<1>", "(M1, 4) D_{}(0,1)<2>"}) {
               const bool predicable = !mnem.starts_with("cmp") && mnem != "sel" && mnem != "min" && mnem != "max";

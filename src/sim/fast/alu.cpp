@@ -1,4 +1,5 @@
-// ALU instructions: MOV ADD MUL SHL SHR AND OR XOR NOT CMP SEL SETP.
+// ALU instructions: MOV ADD MUL MAD SHL SHR AND OR XOR NOT CMP SEL SETP (and the
+// integer MULH ASR AVG MIN_MAX).
 //
 // Pipeline per instruction (no call per lane): load each source into the
 // operation's domain (exact integers as 128-bit values, or floats as doubles),
@@ -687,6 +688,37 @@ void scalarAlu(Ctx& c, const DInst& d) {
   std::memcpy(c.t.regs.data() + d.dst.off[0], &r, 4);
 }
 
+// MAD page: src0 * src1 + src2, "rounded once" (A13). On F lanes that is
+// the fused multiply-add of floats (one rounding to F), NaN canonical (E14);
+// on integer lanes extended to 32 bits the wrapping a * b + c, which is the
+// exact result truncated to a D or UD destination.
+#if defined(__x86_64__)
+[[gnu::target_clones("fma", "default")]]
+#endif
+void fmaLanes(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
+  for (unsigned k = 0; k < n; ++k) {
+    const float x = std::fma(asFloat(a[k]), asFloat(b[k]), asFloat(s[k]));
+    r[k] = x != x ? 0x7fc00000u : asBits(x);
+  }
+}
+template <bool Float, unsigned N>
+void madAlu(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  uint32_t a[N], b[N], s[N], r[N];  // all sources are read before any destination is written
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  loadLanes<N>(c, d.src[2], s);
+  if constexpr (Float) {
+    fmaLanes(a, b, s, r, N);
+  } else {
+    for (unsigned k = 0; k < N; ++k) r[k] = a[k] * b[k] + s[k];
+  }
+  storeLanes<N>(c, d, en, lanes, r);
+}
+
 // The dense form of vecAlu (pickDense): every lane on, destination and src0
 // consecutive dwords, src1 consecutive dwords or one value for every lane
 // (ScalarB), each source equal to the destination's bytes or apart from them.
@@ -826,7 +858,7 @@ bool fastMod(DOperand& o, Opcode op, bool flt) {
   using M = DOperand::Mod32;
   o.mod32 = M::None;
   if (o.mod == Mod::None) return true;
-  const bool arith = op == Opcode::ADD || op == Opcode::MUL;
+  const bool arith = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD;
   if (flt) {
     if (!arith && op != Opcode::CMP) return false;
     o.mod32 = o.mod == Mod::Neg ? M::FNeg : o.mod == Mod::Abs ? M::FAbs : o.mod == Mod::NegAbs ? M::FNegAbs : M::None;
@@ -1000,6 +1032,10 @@ struct DenseScalarH {
   static constexpr Handler allOn = denseBody<Op, Float, N, true>;
 };
 template <Opcode, bool Float, unsigned N>
+struct MadH {
+  static constexpr Handler fn = madAlu<Float, N>;
+};
+template <Opcode, bool Float, unsigned N>
 struct CmpH {
   static constexpr Handler fn = vecCmp<Float, N>;
 };
@@ -1075,6 +1111,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       if (!fastFltSrc(d.src[s], op)) return nullptr;
     if (op == Opcode::ADD) return byExec<AluH, Opcode::ADD, true>(d.exec);
     if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
+    if (op == Opcode::MAD) return byExec<MadH, Opcode::MAD, true>(d.exec);
     if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
     return nullptr;
   }
@@ -1095,6 +1132,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       return byExec<AluH, Opcode::SHR, false>(d.exec);
     case Opcode::MOV: return byExec<AluH, Opcode::MOV, false>(d.exec);
     case Opcode::MULH: return byExec<MulhH, Opcode::MULH, false>(d.exec);
+    case Opcode::MAD: return byExec<MadH, Opcode::MAD, false>(d.exec);
     default: return nullptr;
   }
 }
@@ -1332,12 +1370,12 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
 
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   const InstrDesc* desc = rowOf(inst);
-  int dstIdx = -1, srcIdx[2] = {-1, -1}, nsrc = 0;
+  int dstIdx = -1, srcIdx[3] = {-1, -1, -1}, nsrc = 0;
   for (int i = 0; i < desc->numFields; ++i) {
     const FieldDesc& f = desc->fields[i];
     if (f.kind != FieldKind::Vec) continue;
     if (f.access == visakit::Access::Write) dstIdx = i;
-    else if (nsrc < 2) srcIdx[nsrc++] = i;
+    else if (nsrc < 3) srcIdx[nsrc++] = i;
   }
   if (int r = desc->findName("Rel_op"); r >= 0) d.relop = static_cast<uint8_t>(inst.f[r].value & 7);
   const unsigned exec = d.exec;
@@ -1373,7 +1411,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     d.src[0].wholePred = true;
     flt = d.floatDomain = false;
   }
-  for (int s = 0; s < nsrc; ++s) {
+  for (int s = 0; s < std::min(nsrc, 2); ++s) {  // (MAD's src2: its fast forms alone read it)
     d.iload[s] = pickIntLoad(d.src[s]);
     d.fload[s] = pickFltLoad(d.src[s], s);
   }
@@ -1394,7 +1432,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     if (d.floatDomain) {
       bool intSrc = false;
       for (int s = 0; s < nsrc; ++s) intSrc |= d.src[s].kind != DOperand::Kind::Pred && !isFloatType(d.src[s].type);
-      rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || (dstFlt && floatRank(d.dst.type) < floatRank(d.execType));
+      rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || (dstFlt && floatRank(d.dst.type) < floatRank(d.execType));
     }
     if (rounds) {
       d.viaRef = true;
@@ -1411,7 +1449,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       if (op == Opcode::CMP && d.exec == 1) d.cmpJmpFn = scalarCmp(d).second;
       return;
     }
-  if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
+  if (nsrc <= 2 && (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred))
     if (Handler h = pickWide(d, op, nsrc)) {
       d.fn = h;
       for (int i = 0; i < nsrc; ++i) d.wload[i] = pickLoad64(d.src[i], d.exec);
@@ -1445,6 +1483,9 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::MULH: d.fn = intHandler<Opcode::MULH>(); return;
     case Opcode::ASR: d.fn = intHandler<Opcode::ASR>(); return;
     case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
+    case Opcode::MAD:  // (shapes without a fast form: its semantics)
+      d.viaRef = true;
+      return;
     case Opcode::FMINMAX:
       // Integers: ops::Min / ops::Max (MIN_MAX page); floats run through the semantics.
       if (flt) {

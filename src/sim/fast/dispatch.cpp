@@ -55,6 +55,7 @@ struct Shared {
   uint32_t slotsPer = 1;
   bool barriers = false;  // a group's threads run together and meet at barriers (runGroup)
   bool interleave = false;  // up to kInterleave threads in flight per host thread (no SLM, no --check, a DRAM surface)
+  bool gang = false;  // kGang threads at a time per host thread (runGang): independent threads, enough of them
   // The decoded program's plans: the register bytes every thread starts with
   // (zero, E29, but for the inputs and the folded start; whole 16-byte
   // blocks), the thread start, the straight plan.
@@ -79,7 +80,7 @@ struct Shared {
   std::atomic<bool> stop{false};
   std::mutex errMu;
   std::string error;
-  ObserverList* observer = nullptr;
+  ObserverList* observers = nullptr;  // --check: the launch's (Launch::observers)
   size_t numStats = 0;
 
   void fail(std::string msg) {
@@ -113,6 +114,7 @@ struct alignas(kLine) Worker {  // (its counters share no line with another's)
 void startCtx(Ctx& c, const Shared& sh) {
   const Program& prog = *sh.prog;
   c.prog = &prog;
+  c.t.regs = sh.form->regFiles.take();
   startState(c.t, prog, sh.form->regImage);
   c.spaces = sh.spaces;
   c.urb = sh.urb;
@@ -419,7 +421,10 @@ void runGroup(Shared& sh, Worker& w, uint64_t u) {
   Ctx& c = w.c;
   if (w.group.size() != n) {
     w.group.resize(n);
-    for (ThreadState& t : w.group) startState(t, *sh.prog, sh.form->regImage);
+    for (ThreadState& t : w.group) {
+      t.regs = sh.form->regFiles.take();
+      startState(t, *sh.prog, sh.form->regImage);
+    }
   }
   c.sinceBarrier.clear();
   for (uint32_t i = 0; i < n; ++i) {
@@ -455,6 +460,33 @@ void runGroup(Shared& sh, Worker& w, uint64_t u) {
         advance(t, t.pc + 1, end);
       }
   }
+}
+
+// Host thread w's contexts for the launch, set up on that host thread (their
+// register files zeroed and first touched there, in parallel with the others).
+void startWorker(const Shared& sh, Worker& w) {
+  const LaunchConfig& cfg = *sh.cfg;
+  Ctx& c = w.c;
+  startCtx(c, sh);
+  c.findings.maxExamples = std::max(1u, cfg.maxExamples);
+  if (sh.prog->usesSlm) {
+    w.slm.resize(sh.slmBytes);
+    Space& s = c.spaces[kSurfSlm];
+    s.data = w.slm.data();
+    s.size = sh.slmBytes;
+    s.bound = true;
+    s.plain = true;  // one group at a time on this host thread
+    if (cfg.check) {
+      s.shadow = &w.slmShadow;
+      w.slmShadow.exclusive = true;  // this host thread's groups only
+    }
+  }
+  if (cfg.check) c.observer = sh.observers;
+  if (sh.gang)
+    for (auto& b : w.gang) {
+      b = std::make_unique<Worker::GangCtx>();
+      startCtx(*b, sh);
+    }
 }
 
 void workerMain(Shared& sh, Worker& w) {
@@ -632,33 +664,15 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   sh.interleave = !sh.unitIsGroup && !cfg.check && sh.anyDram && slotsFor(kInterleave);
   sh.urb = l.urbSpace;
   sh.numStats = l.statNames.size();
+  sh.observers = &l.observers;
+
+  // (with at least kGang threads per host thread: a gang's contexts cost a register file each)
+  sh.gang = !sh.unitIsGroup && !prog.loops && !cfg.check && !sh.anyDram && slotsFor(kGang) && sh.units >= uint64_t{jobs} * kGang;
 
   std::vector<std::unique_ptr<Worker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {
-    auto w = std::make_unique<Worker>();
-    w->index = j;
-    Ctx& c = w->c;
-    startCtx(c, sh);
-    c.findings.maxExamples = std::max(1u, cfg.maxExamples);
-    if (prog.usesSlm) {
-      w->slm.resize(l.slmBytes);
-      Space& s = c.spaces[kSurfSlm];
-      s.data = w->slm.data();
-      s.size = l.slmBytes;
-      s.bound = true;
-      s.plain = true;  // one group at a time on this host thread
-      if (cfg.check) {
-        s.shadow = &w->slmShadow;
-        w->slmShadow.exclusive = true;  // this host thread's groups only
-      }
-    }
-    if (cfg.check) c.observer = &l.observers;
-    if (!sh.unitIsGroup && !prog.loops && !cfg.check && !sh.anyDram && slotsFor(kGang))
-      for (auto& b : w->gang) {
-        b = std::make_unique<Worker::GangCtx>();
-        startCtx(*b, sh);
-      }
-    workers.push_back(std::move(w));
+    workers.push_back(std::make_unique<Worker>());
+    workers.back()->index = j;
   }
   {
     // Worker 0 runs on the calling thread, the others on the pool's threads
@@ -669,8 +683,15 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
     } job{sh, workers};
     HostPool::instance().run(jobs, [](void* arg, unsigned j) {
       auto& jb = *static_cast<Job*>(arg);
+      startWorker(jb.sh, *jb.workers[j]);
       workerMain(jb.sh, *jb.workers[j]);
     }, &job, /*withdraw=*/true);  // (workers take units from shared counters)
+  }
+  for (auto& w : workers) {  // (the register files, for the form's next launch)
+    form->regFiles.give(std::move(w->c.t.regs));
+    for (auto& b : w->gang)
+      if (b) form->regFiles.give(std::move(b->t.regs));
+    for (ThreadState& t : w->group) form->regFiles.give(std::move(t.regs));
   }
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;

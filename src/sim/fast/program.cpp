@@ -130,7 +130,7 @@ void memoryForm(const Program& p, const Instruction& i, const std::vector<uint32
 void noEffectForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeNoEffect(p, i, d); }
 void barrierForm(const Program& p, const Instruction& i, const std::vector<uint32_t>&, DInst& d) { decodeBarrier(p, i, d); }
 constexpr FastForm kFastForms[] = {
-    {Opcode::ADD, aluForm}, {Opcode::MUL, aluForm}, {Opcode::AND, aluForm}, {Opcode::OR, aluForm},
+    {Opcode::ADD, aluForm}, {Opcode::MUL, aluForm}, {Opcode::MAD, aluForm}, {Opcode::AND, aluForm}, {Opcode::OR, aluForm},
     {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
     {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
     {Opcode::MULH, aluForm}, {Opcode::ASR, aluForm}, {Opcode::AVG, aluForm}, {Opcode::FMINMAX, aluForm},

@@ -118,7 +118,7 @@ struct DInst {
   uint8_t shiftMask = 31;    // shl/shr: bits of src1 used
   bool scalarSrc = false;    // setp: src0 is a scalar
   DOperand dst;
-  DOperand src[2];
+  DOperand src[3];  // (src[2]: MAD's; the pipeline's loaders below read src[0] and src[1])
   IntLoad iload[2] = {nullptr, nullptr};
   FltLoad fload[2] = {nullptr, nullptr};
   Load64 wload[2] = {nullptr, nullptr};

@@ -9,6 +9,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "sim/fast/program.hpp"
@@ -87,8 +88,33 @@ struct StraightStep {
 uint64_t planStraight(const Program& p, const Kernel& k, uint32_t dispatchMask, uint64_t maxSteps, uint64_t& retLanes,
                       std::vector<StraightStep>& plan);
 
+// Register files kept between the launches of one form: a launch's contexts
+// take theirs from here and give them back when it ends, so a launch that
+// follows allocates none (the allocator gives large freed blocks back to the
+// system, and each launch would fault their pages in again).
+class RegFileStock {
+ public:
+  LineVector<uint8_t> take() {
+    std::lock_guard<std::mutex> g(mu_);
+    if (spare_.empty()) return {};
+    LineVector<uint8_t> v = std::move(spare_.back());
+    spare_.pop_back();
+    return v;
+  }
+  void give(LineVector<uint8_t>&& v) {
+    if (v.capacity() == 0) return;
+    std::lock_guard<std::mutex> g(mu_);
+    spare_.push_back(std::move(v));
+  }
+
+ private:
+  std::mutex mu_;
+  std::vector<LineVector<uint8_t>> spare_;
+};
+
 // Everything the passes above give one launch (prepared.cpp): what sim::run
-// prepares before the first thread starts. It does not change while threads run.
+// prepares before the first thread starts. It does not change while threads
+// run, but for the stock of register files its launches share.
 struct PreparedForm {
   Program prog;                    // decoded, fitted to the launch
   std::vector<uint8_t> regImage;   // the launch's register image with the folded start
@@ -98,6 +124,7 @@ struct PreparedForm {
   // An explicit launch's threads may observe their concurrency slot (%sr0,
   // the scratch offset in %r0, %scratch): else any slot will do.
   bool observesSlot = false;
+  mutable RegFileStock regFiles;
 };
 // The form of launch `l` of `k`, whose spaces are `spaces` (Space::dram set):
 // the one `cache` keeps for a launch the same in everything the passes read,
