@@ -136,6 +136,41 @@ TEST(SimPrepared, KernelsAreKeptApart) {
   EXPECT_EQ(cache.hits(), 0u);
 }
 
+// The launches of a kept form reuse their register files (RegFileStock); a
+// thread still starts with every variable zero (E29). V is stored before the
+// kernel writes it, so every launch's Out is all zero; 16 threads on two host
+// threads also take the gang contexts (four threads per host thread).
+TEST(SimPrepared, RegisterFilesOfAKeptFormStartAtZero) {
+  Module m = vtest::buildModule(R"(.version 4.2
+.kernel "k"
+.decl Offs v_type=G type=ud num_elts=16 align=GRF
+.decl V v_type=G type=ud num_elts=16 align=GRF
+.decl Base v_type=G type=ud num_elts=1 align=dword
+.decl Out v_type=T num_elts=1
+    mov (M1_NM, 8) Offs(0,0)<1> 0x76543210:v
+    add (M1_NM, 8) Offs(1,0)<1> Offs(0,0)<1;1,0> 0x8:ud
+    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
+    shl (M1_NM, 1) Base(0,0)<1> %thread_x(0,0)<0;1,0> 0x6:ud
+    scatter_scaled.4 (M1, 16) Out Base(0,0)<0;1,0> Offs.0 V.0
+    mov (M1_NM, 16) V(0,0)<1> 0xdead:ud
+    ret (M1, 1)
+)");
+  ASSERT_EQ(m.kernels.size(), 1u);
+  sim::PreparedKernels cache;
+  for (int launch = 0; launch < 3; ++launch) {
+    sim::LaunchConfig cfg;
+    cfg.threads = {16, 1};
+    cfg.simd = 16;
+    cfg.jobs = 2;
+    cfg.prepared = &cache;
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(16 * 64, 0xff)}};
+    sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(s[0].bytes, std::vector<uint8_t>(16 * 64, 0)) << "launch " << launch;
+  }
+  EXPECT_EQ(cache.hits(), 2u);
+}
+
 // The reference tier takes no form (LaunchConfig::reference): same bytes.
 TEST(SimPrepared, TheReferenceTierAgrees) {
   Module m = build();
