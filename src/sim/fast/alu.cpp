@@ -456,7 +456,8 @@ void setpAlu(Ctx& c, const DInst& d) {
   setPredBits(c, d, en, bits);
 }
 
-// Fast handlers, chosen at decode for the common shape: a UD/D destination with
+// Fast handlers, chosen at decode for the common shape: an integer destination
+// of at most 32 bits (its low bits of a 32-bit result: storeNarrow) with
 // integer sources of at most 32 bits (or F with F sources: ADD, MUL), register
 // or immediate, no modifier, no .sat. The sources are read into lane arrays of
 // 32 bits, computed over the N = exec lanes in a loop the compiler vectorises,
@@ -595,9 +596,27 @@ inline V4 laneMask4(uint32_t bits) {
   std::memcpy(&v, kMasks[bits & 15].data(), 16);
   return v;
 }
+// A W, UW, B or UB destination takes each lane's low bits: for the operations
+// of these handlers they are the exact result's, truncated (2_datatypes.md
+// "Type Conversion"; no .sat here).
+template <unsigned N, class T>
+void storeNarrow(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+  uint8_t* regs = c.t.regs.data();
+  if (d.dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
+    T v[N];
+    for (unsigned k = 0; k < N; ++k) v[k] = static_cast<T>(r[k]);
+    return copyFixed<sizeof v>(regs + d.dst.off[0], v);
+  }
+  forEachLane(en, [&](unsigned k) {
+    const T v = static_cast<T>(r[k]);
+    std::memcpy(regs + d.dst.off[k], &v, sizeof(T));
+  });
+}
 // (lanes: the enabled lanes' count, laneCount(en))
 template <unsigned N>
 inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint32_t* r) {
+  if (const unsigned size = typeSize(d.dst.type); size != 4) [[unlikely]]
+    return size == 2 ? storeNarrow<N, uint16_t>(c, d, en, r) : storeNarrow<N, uint8_t>(c, d, en, r);
   uint8_t* regs = c.t.regs.data();
   if (d.dst.shape == DOperand::Shape::Contig) {
     if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + d.dst.off[0], r);
@@ -685,7 +704,9 @@ void scalarAlu(Ctx& c, const DInst& d) {
   c.lanes += 1;
   const uint32_t a = load1(c, d.src[0]);
   const uint32_t r = op32<Op, Float>(a, numSrcs(Op) == 2 ? load1(c, d.src[1]) : 0u);
-  std::memcpy(c.t.regs.data() + d.dst.off[0], &r, 4);
+  const unsigned size = typeSize(d.dst.type);  // (a narrower destination: its low bytes, storeNarrow)
+  if (size == 4) std::memcpy(c.t.regs.data() + d.dst.off[0], &r, 4);
+  else std::memcpy(c.t.regs.data() + d.dst.off[0], &r, size);
 }
 
 // MAD page: src0 * src1 + src2, "rounded once" (A13). On F lanes that is
@@ -1052,7 +1073,7 @@ Handler pickDenseOp(DInst& d, int nsrc) {
     d.allOnFn = byExec<H, Op, Float, Form::AllOn>(d.exec);
     return byExec<H, Op, Float>(d.exec);
   };
-  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig || typeSize(d.dst.type) != 4) return nullptr;
   for (int s = 0; s < nsrc; ++s)  // (an immediate's modifier is in its imm32)
     if (d.src[s].mod32 != DOperand::Mod32::None && d.src[s].load32 != DOperand::Load32::Imm) return nullptr;
   const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
@@ -1115,7 +1136,8 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
     return nullptr;
   }
-  if (d.dst.type != Type::UD && d.dst.type != Type::D) return nullptr;
+  // (UD, D; or W, UW, B, UB: storeNarrow)
+  if (!isIntType(d.dst.type) || d.dst.type == Type::BOOL || typeSize(d.dst.type) > 4) return nullptr;
   for (int s = 0; s < nsrc; ++s)
     if (!fastIntSrc(d.src[s], op)) return nullptr;
   switch (op) {
