@@ -1091,7 +1091,7 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
   // (mad's src2: a type and a region in turn, contiguous or one element for every lane)
   const char* src2s[] = {"{}A_{}(0,0)<1;1,0>", "{}B_{}(0,2)<0;1,0>", "{}B_{}(0,0)<1;1,0>"};
   const char* src2Types[] = {"f", "d", "ud", "w", "f", "df", "hf"};
-  unsigned src2Turn = 0;
+  unsigned src2Turn = 0, src1Turn = 0;
   for (const char* op : {"add", "mul", "mad", "and", "or", "xor", "shl", "shr", "asr", "avg", "mulh", "min", "max", "sel",
                          "cmp.lt", "cmp.ne", "mov", "not"})
     for (const char* d : kTypes)
@@ -1105,7 +1105,9 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             std::string pred = mnem == "sel" ? "(P1) " : "";
             const char* mod = mods[(lines.size() / 3) % std::size(mods)];
             std::string srcs = fmt::format("{}A_{}(0,0)<1;1,0>", mod, a);
-            if (two) srcs += fmt::format(" B_{}(0,0)<1;1,0>", b);
+            // (src1 in turn contiguous, or one element for every lane: the forms' scalar-src1 loops)
+            if (two) srcs += fmt::format(" B_{}(0,{})<{}>", b, src1Turn % 3 == 2 ? 1 : 0, src1Turn % 3 == 2 ? "0;1,0" : "1;1,0");
+            if (two) ++src1Turn;
             if (mnem == "mad") {
               const unsigned turn = src2Turn++;
               srcs += " " + fmt::format(fmt::runtime(src2s[turn % std::size(src2s)]), mods[(turn / 3) % 3],
@@ -1121,17 +1123,30 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             }
           }
         }
-  // Integer compares into a predicate, each seen through a predicated add.
+  // Integer and F compares into a predicate, each seen through a predicated add.
   unsigned rel = 0;
-  for (const char* a : {"d", "ud", "w", "uw", "b", "ub", "q", "uq"})
+  for (const char* a : {"d", "ud", "w", "uw", "b", "ub", "q", "uq", "f"})
     for (const char* b : {a, "d", "ud"}) {
       const char* r[] = {"eq", "ne", "gt", "ge", "lt", "le"};
-      for (const char* op : {"lt", r[rel % 6]}) {
+      for (const char* op : {"lt", r[(rel / 2) % 6]}) {  // (rel goes up by 2 per pair: each relation in turn)
         lines.push_back(fmt::format("    cmp.{} (M1_NM, 16) P2 A_{}(0,0)<1;1,0> B_{}(0,0)<1;1,0>", op, a, b));
         lines.push_back(fmt::format("    (P2) add (M1_NM, 16) Acc(0,0)<1> Acc(0,0)<1;1,0> {:#x}:ud", 1u << (rel % 31)));
         ++rel;
       }
     }
+  // Each relation on F (NaN lanes: unordered), SIMD16 and SIMD8, and on a
+  // source and itself (equal lanes) of each type.
+  for (const char* op : {"eq", "ne", "gt", "ge", "lt", "le"}) {
+    std::vector<std::string> cmps;
+    for (const char* ex : {"(M1_NM, 16)", "(M1_NM, 8)"})
+      cmps.push_back(fmt::format("    cmp.{} {} P2 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>", op, ex));
+    for (const char* a : {"f", "d", "ud", "w", "uw", "b", "ub", "q", "uq"})
+      cmps.push_back(fmt::format("    cmp.{0} (M1_NM, 16) P2 A_{1}(0,0)<1;1,0> A_{1}(0,0)<1;1,0>", op, a));
+    for (const std::string& c : cmps) {
+      lines.push_back(c);
+      lines.push_back(fmt::format("    (P2) add (M1_NM, 16) Acc(0,0)<1> Acc(0,0)<1;1,0> {:#x}:ud", 1u << (rel++ % 31)));
+    }
+  }
   lines.push_back("    cmp.gt (M1_NM, 16) P1 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>");
   lines.push_back("    and (M1_NM, 16) P1 P1 P1");
   // The destinations' bytes to Out, 128 bytes (32 dwords) at a time.

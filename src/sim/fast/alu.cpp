@@ -385,10 +385,44 @@ inline bool relation(unsigned op, T a, T b) {
     default: return a <= b;
   }
 }
+// relationBits of 32-bit lanes, four at a time: a vector compare (each lane
+// all ones where the relation holds, as the scalar one for NaN too) and the
+// lanes' sign bits as four result bits (SSE MOVMSKPS).
+#if defined(__SSE2__)
+using I4v = int32_t __attribute__((vector_size(16)));
+using U4v = uint32_t __attribute__((vector_size(16)));
+using F4v = float __attribute__((vector_size(16)));
+template <class T, unsigned N>
+uint32_t relationBits4(unsigned op, const T* a, const T* b) {
+  using VT = std::conditional_t<std::is_same_v<T, float>, F4v, std::conditional_t<std::is_signed_v<T>, I4v, U4v>>;
+  auto all = [&](auto rel) {
+    uint32_t r = 0;
+    for (unsigned k = 0; k < N; k += 4) {
+      VT x, y;
+      std::memcpy(&x, a + k, 16);
+      std::memcpy(&y, b + k, 16);
+      const auto m = rel(x, y);
+      r |= static_cast<uint32_t>(__builtin_ia32_movmskps(reinterpret_cast<F4v>(m))) << k;
+    }
+    return r;
+  };
+  switch (op) {
+    case 0: return all([](VT x, VT y) { return x == y; });
+    case 1: return all([](VT x, VT y) { return x != y; });
+    case 2: return all([](VT x, VT y) { return x > y; });
+    case 3: return all([](VT x, VT y) { return x >= y; });
+    case 4: return all([](VT x, VT y) { return x < y; });
+    default: return all([](VT x, VT y) { return x <= y; });
+  }
+}
+#endif
 // The relation of every lane k < n of a and b, bit k of the result; the relation
 // chosen once, not per lane.
 template <class T, unsigned N = 0>
 uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n = N) {
+#if defined(__SSE2__)
+  if constexpr (sizeof(T) == 4 && N >= 4 && N % 4 == 0) return relationBits4<T, N>(op, a, b);
+#endif
   auto all = [&](auto rel) {
     uint32_t r = 0;
     for (unsigned k = 0; k < (N ? N : n); ++k) r |= uint32_t{rel(a[k], b[k])} << k;
@@ -1262,6 +1296,11 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
   }
   copyFixed<sizeof v>(regs + d.dst.off[0], v);
 }
+// A source that is one value for every lane: a broadcast, or an immediate that is not a packed vector.
+inline bool oneValue(const DOperand& o) {
+  return o.shape == DOperand::Shape::Bcast || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
+}
+// (a src1 that is one value: its loader, DInst::wload[1], gives lane 0 alone, pickWide)
 template <Opcode Op, unsigned N>
 void wideAlu(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
@@ -1290,8 +1329,7 @@ void wideAlu(Ctx& c, const DInst& d) {
       else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
     }
   };
-  const DOperand& o1 = d.src[1];
-  if (two && (o1.shape == DOperand::Shape::Bcast || (o1.kind == DOperand::Kind::Imm && o1.immPeriod == 1))) {
+  if (two && oneValue(d.src[1])) {
     const uint64_t y = b[0];  // one src1 for every lane: the loop the compiler vectorises
     each([y](unsigned) { return y; });
   } else {
@@ -1474,7 +1512,11 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   if (nsrc <= 2 && (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred))
     if (Handler h = pickWide(d, op, nsrc)) {
       d.fn = h;
-      for (int i = 0; i < nsrc; ++i) d.wload[i] = pickLoad64(d.src[i], d.exec);
+      for (int i = 0; i < nsrc; ++i) {
+        // (wideAlu reads a src1 that is one value from lane 0 alone)
+        const bool one = i == 1 && op != Opcode::SEL && op != Opcode::CMP && oneValue(d.src[1]);
+        d.wload[i] = pickLoad64(d.src[i], one ? 1 : d.exec);
+      }
       return;
     }
   switch (op) {
