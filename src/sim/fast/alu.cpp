@@ -747,14 +747,33 @@ void scalarAlu(Ctx& c, const DInst& d) {
 // the fused multiply-add of floats (one rounding to F), NaN canonical (E14);
 // on integer lanes extended to 32 bits the wrapping a * b + c, which is the
 // exact result truncated to a D or UD destination.
-#if defined(__x86_64__)
-[[gnu::target_clones("fma", "default")]]
-#endif
-void fmaLanes(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
+// Built twice: for the host's FMA instruction and for plain x86-64; the
+// first call picks by the host (a function pointer, not an ifunc, which
+// ThreadSanitizer's start does not survive).
+inline void fmaLanesBody(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
   for (unsigned k = 0; k < n; ++k) {
     const float x = std::fma(asFloat(a[k]), asFloat(b[k]), asFloat(s[k]));
     r[k] = x != x ? 0x7fc00000u : asBits(x);
   }
+}
+using FmaLanes = void (*)(const uint32_t*, const uint32_t*, const uint32_t*, uint32_t*, unsigned);
+#if defined(__x86_64__)
+[[gnu::target("fma")]] void fmaLanesFma(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
+  fmaLanesBody(a, b, s, r, n);
+}
+#endif
+void fmaLanesPlain(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
+  fmaLanesBody(a, b, s, r, n);
+}
+void fmaLanes(const uint32_t* a, const uint32_t* b, const uint32_t* s, uint32_t* r, unsigned n) {
+  static const FmaLanes pick = [] {
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("fma")) return &fmaLanesFma;
+#endif
+    return &fmaLanesPlain;
+  }();
+  pick(a, b, s, r, n);
 }
 template <bool Float, unsigned N>
 void madAlu(Ctx& c, const DInst& d) {
