@@ -40,6 +40,26 @@ std::vector<uint8_t> bytesOf(const std::vector<uint32_t>& v) {
   return b;
 }
 
+// Kernel k at SIMD16 in the fast tier and then the reference tier, each on a
+// zeroed surface Out of `bytes` bytes: each tier's Out (fast first). With
+// allFast, the fast tier must run every instruction in its form.
+std::array<std::vector<uint8_t>, 2> outOfEachTier(const Kernel& k, size_t bytes, bool allFast) {
+  std::array<std::vector<uint8_t>, 2> out;
+  for (bool reference : {false, true}) {
+    sim::LaunchConfig cfg;
+    cfg.simd = 16;
+    cfg.reference = reference;
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(bytes, 0)}};
+    auto r = sim::run(k, s, cfg);
+    EXPECT_TRUE(r.ok()) << r.error;
+    if (allFast && !reference) {
+      EXPECT_EQ(r.stats.viaSemantics, 0u);
+    }
+    out[reference] = s[0].bytes;
+  }
+  return out;
+}
+
 // Two runs of one launch counted the same instructions, lanes and bytes per space.
 void expectSameCounts(const sim::Stats& got, const sim::Stats& want) {
   EXPECT_EQ(got.instructions, want.instructions);
@@ -848,15 +868,9 @@ L1:
   // Lanes 0-7: 0 + 1 (the count after the join); lanes 8-15: 0x10 + 1.
   std::vector<uint8_t> want(64, 0);
   for (unsigned i = 0; i < 16; ++i) want[4 * i] = static_cast<uint8_t>(i < 8 ? 1 : 0x11);
-  for (bool reference : {false, true}) {
-    sim::LaunchConfig cfg;
-    cfg.simd = 16;
-    cfg.reference = reference;
-    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(64, 0)}};
-    auto r = sim::run(m.kernels[0], s, cfg);
-    ASSERT_TRUE(r.ok()) << r.error;
-    EXPECT_EQ(s[0].bytes, want) << (reference ? "reference tier" : "fast tier");
-  }
+  const auto out = outOfEachTier(m.kernels[0], 64, false);
+  EXPECT_EQ(out[0], want) << "fast tier";
+  EXPECT_EQ(out[1], want) << "reference tier";
 }
 
 // MAD page: src0 * src1 + src2 "rounded once". (1 + 2^-23)^2 = 1 + 2^-22 +
@@ -866,7 +880,6 @@ L1:
 // -3 * -3 + 5 = 14. The fast tier runs each MAD in its form.
 TEST(SimRun, MadRoundsOnceAndWrapsIntegers) {
   Module m = build(std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=16 align=GRF
-.decl Lane v_type=G type=uw num_elts=16 align=GRF
 .decl Bits v_type=G type=ud num_elts=64 align=GRF
 .decl AF v_type=G type=f num_elts=16 alias=<Bits, 0>
 .decl CF v_type=G type=f num_elts=16 alias=<Bits, 64>
@@ -882,11 +895,7 @@ TEST(SimRun, MadRoundsOnceAndWrapsIntegers) {
 .decl W v_type=G type=w num_elts=16 align=GRF
 .decl P1 v_type=P num_elts=16
 .decl Out v_type=T num_elts=1
-    mov (M1_NM, 8) Lane(0,0)<1> 0x76543210:v
-    add (M1_NM, 8) Lane(0,8)<1> Lane(0,0)<1;1,0> 0x8:uw
-    mov (M1_NM, 16) Offs(0,0)<1> Lane(0,0)<1;1,0>
-    shl (M1_NM, 16) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud
-    mov (M1_NM, 16) Bits(0,0)<1> 0x3f800001:ud
+)" + kByteOffsets + R"(    mov (M1_NM, 16) Bits(0,0)<1> 0x3f800001:ud
     mov (M1_NM, 16) Bits(2,0)<1> 0xbf800002:ud
     mov (M1_NM, 16) Bits(4,0)<1> 0x3f800002:ud
     mov (M1_NM, 16) Bits(6,0)<1> 0x7f800001:ud
@@ -915,20 +924,9 @@ TEST(SimRun, MadRoundsOnceAndWrapsIntegers) {
     want[48 + i] = 5;
     want[64 + i] = 14;
   }
-  for (bool reference : {false, true}) {
-    sim::LaunchConfig cfg;
-    cfg.simd = 16;
-    cfg.reference = reference;
-    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(320, 0)}};
-    auto r = sim::run(m.kernels[0], s, cfg);
-    ASSERT_TRUE(r.ok()) << r.error;
-    if (!reference) {
-      EXPECT_EQ(r.stats.viaSemantics, 0u);
-    }
-    std::vector<uint32_t> got(80);
-    std::memcpy(got.data(), s[0].bytes.data(), 320);
-    EXPECT_EQ(got, want) << (reference ? "reference tier" : "fast tier");
-  }
+  const auto out = outOfEachTier(m.kernels[0], 320, true);
+  EXPECT_EQ(out[0], bytesOf(want)) << "fast tier";
+  EXPECT_EQ(out[1], bytesOf(want)) << "reference tier";
 }
 
 TEST(SimRun, ThreadCoordinates) {

@@ -374,16 +374,22 @@ void selAlu(Ctx& c, const DInst& d) {
 
 // CMP page: a predicate destination gets the result bits; a general one all
 // ones or all zeros of its size. NaN compares unordered (ne true, others false).
+// f(rel) with rel the relation op (0 eq, 1 ne, 2 gt, 3 ge, 4 lt, 5 le) as a
+// function of two values or of two host vectors: chosen once, not per lane.
+template <class F>
+inline auto withRelation(unsigned op, F f) {
+  switch (op) {
+    case 0: return f([](auto x, auto y) { return x == y; });
+    case 1: return f([](auto x, auto y) { return x != y; });
+    case 2: return f([](auto x, auto y) { return x > y; });
+    case 3: return f([](auto x, auto y) { return x >= y; });
+    case 4: return f([](auto x, auto y) { return x < y; });
+    default: return f([](auto x, auto y) { return x <= y; });
+  }
+}
 template <class T>
 inline bool relation(unsigned op, T a, T b) {
-  switch (op) {
-    case 0: return a == b;
-    case 1: return a != b;
-    case 2: return a > b;
-    case 3: return a >= b;
-    case 4: return a < b;
-    default: return a <= b;
-  }
+  return withRelation(op, [&](auto rel) { return static_cast<bool>(rel(a, b)); });
 }
 // relationBits of 32-bit lanes, four at a time: a vector compare (each lane
 // all ones where the relation holds, as the scalar one for NaN too) and the
@@ -406,14 +412,7 @@ uint32_t relationBits4(unsigned op, const T* a, const T* b) {
     }
     return r;
   };
-  switch (op) {
-    case 0: return all([](VT x, VT y) { return x == y; });
-    case 1: return all([](VT x, VT y) { return x != y; });
-    case 2: return all([](VT x, VT y) { return x > y; });
-    case 3: return all([](VT x, VT y) { return x >= y; });
-    case 4: return all([](VT x, VT y) { return x < y; });
-    default: return all([](VT x, VT y) { return x <= y; });
-  }
+  return withRelation(op, all);
 }
 #endif
 // The relation of every lane k < n of a and b, bit k of the result; the relation
@@ -423,19 +422,11 @@ uint32_t relationBits(unsigned op, const T* a, const T* b, unsigned n = N) {
 #if defined(__SSE2__)
   if constexpr (sizeof(T) == 4 && N >= 4 && N % 4 == 0) return relationBits4<T, N>(op, a, b);
 #endif
-  auto all = [&](auto rel) {
+  return withRelation(op, [&](auto rel) {
     uint32_t r = 0;
     for (unsigned k = 0; k < (N ? N : n); ++k) r |= uint32_t{rel(a[k], b[k])} << k;
     return r;
-  };
-  switch (op) {
-    case 0: return all([](T x, T y) { return x == y; });
-    case 1: return all([](T x, T y) { return x != y; });
-    case 2: return all([](T x, T y) { return x > y; });
-    case 3: return all([](T x, T y) { return x >= y; });
-    case 4: return all([](T x, T y) { return x < y; });
-    default: return all([](T x, T y) { return x <= y; });
-  }
+  });
 }
 
 void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res);
