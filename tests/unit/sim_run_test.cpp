@@ -1121,6 +1121,22 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
             }
           }
         }
+  // 64-bit operations whose src0 is one value for every lane (a broadcast or
+  // an immediate) and src1 a vector, each with a modifier or none, in the
+  // destination shapes of both the SIMD16 and the SIMD4 forms.
+  for (const char* op : {"add", "mul", "and", "or", "xor", "sel"})
+    for (const char* t : {"q", "uq"})
+      for (const char* src0 : {"(-)B_{}(0,1)<0;1,0>", "B_{}(0,3)<0;1,0>", "0x7fffffff00000005:{}", "(abs)B_{}(0,2)<0;1,0>"})
+        for (const char* dst : {"(M1_NM, 16) D_{}(0,0)<1>", "(M1, 4) D_{}(0,1)<2>"}) {
+          const bool arith = std::string_view(op) == "add" || std::string_view(op) == "mul" || std::string_view(op) == "sel";
+          const std::string a = fmt::format(fmt::runtime(src0), t);
+          if (!arith && a.starts_with('(')) continue;
+          const char* mod1 = arith ? mods[(lines.size() / 3) % 3] : "";  // "", (-), (abs)
+          lines.push_back(fmt::format("    {}{} {} {} {}A_{}(0,0)<1;1,0>", std::string_view(op) == "sel" ? "(P1) " : preds[predTurn++ % std::size(preds)],
+                                      op, fmt::format(fmt::runtime(dst), t), a, mod1, t));
+          for (const char* half : {"0", "2"})
+            lines.push_back(fmt::format("    add (M1_NM, 16) Acc({0},0)<1> Acc({0},0)<1;1,0> X_{1}({0},0)<1;1,0>", half, t));
+        }
   // Integer and F compares into a predicate, each seen through a predicated add.
   unsigned rel = 0;
   for (const char* a : {"d", "ud", "w", "uw", "b", "ub", "q", "uq", "f"})
@@ -1138,8 +1154,13 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
     std::vector<std::string> cmps;
     for (const char* ex : {"(M1_NM, 16)", "(M1_NM, 8)"})
       cmps.push_back(fmt::format("    cmp.{} {} P2 A_f(0,0)<1;1,0> B_f(0,0)<1;1,0>", op, ex));
-    for (const char* a : {"f", "d", "ud", "w", "uw", "b", "ub", "q", "uq"})
+    for (const char* a : {"f", "d", "ud", "w", "uw", "b", "ub", "q", "uq"}) {
       cmps.push_back(fmt::format("    cmp.{0} (M1_NM, 16) P2 A_{1}(0,0)<1;1,0> A_{1}(0,0)<1;1,0>", op, a));
+      // (both sources one value for every lane: one relation for all lanes)
+      cmps.push_back(fmt::format("    cmp.{0} (M1_NM, 16) P2 A_{1}(0,1)<0;1,0> B_{1}(0,1)<0;1,0>", op, a));
+      cmps.push_back(fmt::format("    cmp.{0} (M1, 8) P2 A_{1}(0,3)<0;1,0> A_{1}(0,3)<0;1,0>", op, a));
+      cmps.push_back(fmt::format("    cmp.{0} (M1_NM, 16) P2 B_{1}(0,2)<0;1,0> 0x5:{1}", op, a));
+    }
     for (const std::string& c : cmps) {
       lines.push_back(c);
       lines.push_back(fmt::format("    (P2) add (M1_NM, 16) Acc(0,0)<1> Acc(0,0)<1;1,0> {:#x}:ud", 1u << (rel++ % 31)));

@@ -252,6 +252,11 @@ FltStore pickFltStore(const DOperand& o) {
 
 // ---------------------------------------------------------------- operations
 
+// A source that is one value for every lane: a broadcast, or an immediate that is not a packed vector.
+inline bool oneValue(const DOperand& o) {
+  return o.shape == DOperand::Shape::Bcast || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
+}
+
 // The operation of each opcode: its functor in sem/ops.hpp (one semantics per
 // operation, shared with the reference tier).
 template <Opcode Op>
@@ -1020,6 +1025,25 @@ std::pair<Handler, Handler> scalarCmp(const DInst& d) {
   return s1 ? scalarCmpByRel<false, false, true>(d.relop) : scalarCmpByRel<false, false, false>(d.relop);
 }
 
+// vecCmp of two sources that are each one value (a broadcast, or an immediate
+// that is not a packed vector): every lane's relation is lane 0's, values as
+// scalarCmpBody takes them.
+template <bool Float>
+void uniformCmp(Ctx& c, const DInst& d) {
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
+  bool r;
+  if constexpr (Float) {
+    r = relation(d.relop, std::bit_cast<float>(a), std::bit_cast<float>(b));
+  } else {
+    auto value = [](const DOperand& o, uint32_t v) { return isSignedInt(o.type) ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
+    r = relation(d.relop, value(d.src[0], a), value(d.src[1], b));
+  }
+  setPredBits(c, d, en, r ? ~uint32_t{0} : 0);
+}
+
 // MULH page on 32-bit lanes (pickFastShape): the exact product's bits 32..63,
 // which are those of the product of the sources' 64-bit extensions (by their
 // types, E13) modulo 2^64; a D or UD destination keeps those 32 bits.
@@ -1163,10 +1187,12 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     if (d.floatDomain) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0], op) || !fastFltSrc(d.src[1], op)) return nullptr;
       if (d.exec == 1) return scalarCmp(d).first;
+      if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<true>;
       return byExec<CmpH, Opcode::CMP, true>(d.exec);
     }
     if (!fastIntSrc(d.src[0], op) || !fastIntSrc(d.src[1], op)) return nullptr;
     if (d.exec == 1) return scalarCmp(d).first;
+    if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<false>;
     return byExec<CmpH, Opcode::CMP, false>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
@@ -1298,17 +1324,42 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
   if (en == execMaskBits(N)) return copyFixed<8 * N>(regs + d.dst.off[0], r);
   if (lanes <= N / 2)  // (few lanes: each on its own)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  uint8_t* D = regs + d.dst.off[0];
+#if defined(__SSE2__)
+  if constexpr (N % 2 == 0) {  // two lanes at a time: each one's enable bit as a mask of both its halves
+    const __m128i bit = _mm_setr_epi32(1, 1, 2, 2);
+    for (unsigned k = 0; k < N; k += 2) {
+      const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(static_cast<int>(en >> k)), bit), bit);
+      auto* p = reinterpret_cast<__m128i*>(D + 8 * k);
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k));
+      _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(on, v), _mm_andnot_si128(on, _mm_loadu_si128(p))));
+    }
+    return;
+  }
+#endif
   uint64_t v[N];
-  copyFixed<sizeof v>(v, regs + d.dst.off[0]);
+  copyFixed<sizeof v>(v, D);
   for (unsigned k = 0; k < N; ++k) {
     const uint64_t on = uint64_t{0} - ((en >> k) & 1);  // all ones in an enabled lane
     v[k] = (r[k] & on) | (v[k] & ~on);
   }
-  copyFixed<sizeof v>(regs + d.dst.off[0], v);
+  copyFixed<sizeof v>(D, v);
 }
-// A source that is one value for every lane: a broadcast, or an immediate that is not a packed vector.
-inline bool oneValue(const DOperand& o) {
-  return o.shape == DOperand::Shape::Bcast || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
+// The operation on one lane's 64-bit values (y: src1; sm: DInst::shiftMask;
+// g0: src0 is signed).
+template <Opcode Op>
+inline uint64_t wideOp(uint64_t a, uint64_t y, unsigned sm, uint64_t low, bool g0) {
+  const unsigned s = static_cast<unsigned>(y) & sm;
+  if constexpr (Op == Opcode::ADD) return a + y;
+  else if constexpr (Op == Opcode::MUL) return a * y;
+  else if constexpr (Op == Opcode::AND) return a & y;
+  else if constexpr (Op == Opcode::OR) return a | y;
+  else if constexpr (Op == Opcode::XOR) return a ^ y;
+  else if constexpr (Op == Opcode::NOT) return ~a;
+  else if constexpr (Op == Opcode::MOV) return a;
+  else if constexpr (Op == Opcode::SHL) return a << s;  // (SHL page: the count's low 6 bits for Q/UQ)
+  else if constexpr (Op == Opcode::SHR) return (a & low) >> s;  // (SHR: src0's own bits)
+  else if constexpr (Op == Opcode::ASR) return g0 ? static_cast<uint64_t>(static_cast<int64_t>(a) >> s) : a >> s;
 }
 // (a src1 that is one value: its loader, DInst::wload[1], gives lane 0 alone, pickWide)
 template <Opcode Op, unsigned N>
@@ -1323,27 +1374,66 @@ void wideAlu(Ctx& c, const DInst& d) {
   if constexpr (two) d.wload[1](c, d.src[1], b);
   const bool g0 = isSignedInt(d.src[0].type);
   const uint64_t low = d.src0Bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << d.src0Bits) - 1;
-  auto each = [&](auto bOf) {
-    for (unsigned k = 0; k < N; ++k) {
-      const uint64_t y = bOf(k);
-      const unsigned s = two ? static_cast<unsigned>(y & d.shiftMask) : 0;
-      if constexpr (Op == Opcode::ADD) r[k] = a[k] + y;
-      else if constexpr (Op == Opcode::MUL) r[k] = a[k] * y;
-      else if constexpr (Op == Opcode::AND) r[k] = a[k] & y;
-      else if constexpr (Op == Opcode::OR) r[k] = a[k] | y;
-      else if constexpr (Op == Opcode::XOR) r[k] = a[k] ^ y;
-      else if constexpr (Op == Opcode::NOT) r[k] = ~a[k];
-      else if constexpr (Op == Opcode::MOV) r[k] = a[k];
-      else if constexpr (Op == Opcode::SHL) r[k] = a[k] << s;  // (SHL page: the count's low 6 bits for Q/UQ)
-      else if constexpr (Op == Opcode::SHR) r[k] = (a[k] & low) >> s;  // (SHR: src0's own bits)
-      else if constexpr (Op == Opcode::ASR) r[k] = g0 ? static_cast<uint64_t>(static_cast<int64_t>(a[k]) >> s) : a[k] >> s;
-    }
-  };
+  const unsigned sm = d.shiftMask;
   if (two && oneValue(d.src[1])) {
     const uint64_t y = b[0];  // one src1 for every lane: the loop the compiler vectorises
-    each([y](unsigned) { return y; });
+    for (unsigned k = 0; k < N; ++k) r[k] = wideOp<Op>(a[k], y, sm, low, g0);
   } else {
-    each([&b](unsigned k) { return b[k]; });
+    for (unsigned k = 0; k < N; ++k) r[k] = wideOp<Op>(a[k], two ? b[k] : 0, sm, low, g0);
+  }
+  store64<N>(c, d, en, lanes, r);
+}
+// A 64-bit source's (-), (abs) or (-abs) as two masks on its lanes (mod64's
+// results, without a branch per lane): abs where absOn (a signed source),
+// then negation where negOn.
+struct WideMods {
+  uint64_t absOn = 0, negOn = 0;
+};
+inline WideMods wideMods(const DOperand& o) {
+  const bool abs = (o.mod == Mod::Abs || o.mod == Mod::NegAbs) && isSignedInt(o.type);
+  const bool neg = o.mod == Mod::Neg || o.mod == Mod::NegAbs;
+  return {abs ? ~uint64_t{0} : 0, neg ? ~uint64_t{0} : 0};
+}
+inline uint64_t applyMods(uint64_t x, WideMods m) {
+  const uint64_t sign = m.absOn & static_cast<uint64_t>(static_cast<int64_t>(x) >> 63);
+  x = (x ^ sign) - sign;
+  return (x ^ m.negOn) - m.negOn;
+}
+inline uint64_t lane64(const uint8_t* p, unsigned k) {
+  uint64_t v;
+  std::memcpy(&v, p + 8 * k, 8);
+  return v;
+}
+// wideAlu where the lanes are in place (pickWideDirect): a Contig Q or UQ src0
+// and destination, src1 the same or one value (OneB); src0's modifier applied
+// if Mods & 1, src1's if Mods & 2. The sources' lanes are read from the
+// register file, the results (in lane order, a loop the compiler vectorises)
+// written back at once.
+template <Opcode Op, unsigned N, bool OneB, unsigned Mods>
+void wideDirect(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  constexpr bool two = numSrcs(Op) == 2;
+  uint8_t* regs = c.t.regs.data();
+  const uint8_t* A = regs + d.src[0].off[0];
+  const uint8_t* B = regs + d.src[1].off[0];
+  uint64_t y = 0;
+  if constexpr (two && OneB) d.wload[1](c, d.src[1], &y);  // (lane 0, its modifier applied)
+  [[maybe_unused]] WideMods ma, mb;
+  if constexpr (Mods & 1) ma = wideMods(d.src[0]);
+  if constexpr (Mods & 2) mb = wideMods(d.src[1]);
+  const unsigned sm = d.shiftMask;
+  uint64_t r[N];
+  for (unsigned k = 0; k < N; ++k) {
+    uint64_t a = lane64(A, k), b = y;
+    if constexpr (Mods & 1) a = applyMods(a, ma);
+    if constexpr (two && !OneB) {
+      b = lane64(B, k);
+      if constexpr (Mods & 2) b = applyMods(b, mb);
+    }
+    r[k] = wideOp<Op>(a, b, sm, ~uint64_t{0}, false);
   }
   store64<N>(c, d, en, lanes, r);
 }
@@ -1358,8 +1448,35 @@ void wideSel(Ctx& c, const DInst& d) {
   uint64_t a[N], b[N];
   d.wload[0](c, d.src[0], a);
   d.wload[1](c, d.src[1], b);
+  // (a source that is one value: its loader gives lane 0 alone, decodeAlu)
+  if (oneValue(d.src[0])) std::fill_n(a + 1, N - 1, a[0]);
+  if (oneValue(d.src[1])) std::fill_n(b + 1, N - 1, b[0]);
   for (unsigned k = 0; k < N; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
   store64<N>(c, d, en, lanes, a);
+}
+// wideSel where the lanes are in place (pickWideDirect): each source a Contig
+// Q or UQ region with its modifier, or one value (OneA, OneB: lane 0 from its
+// loader, the modifier applied).
+template <unsigned N, bool OneA, bool OneB>
+void wideSelDirect(Ctx& c, const DInst& d) {
+  const uint32_t en = selMask(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  const uint32_t p = selChoice(c, d);
+  const uint8_t* regs = c.t.regs.data();
+  const uint8_t* A = regs + d.src[0].off[0];
+  const uint8_t* B = regs + d.src[1].off[0];
+  uint64_t x = 0, y = 0;
+  if constexpr (OneA) d.wload[0](c, d.src[0], &x);
+  if constexpr (OneB) d.wload[1](c, d.src[1], &y);
+  const WideMods ma = wideMods(d.src[0]), mb = wideMods(d.src[1]);
+  uint64_t r[N];
+  for (unsigned k = 0; k < N; ++k) {
+    const uint64_t a = OneA ? x : applyMods(lane64(A, k), ma), b = OneB ? y : applyMods(lane64(B, k), mb);
+    r[k] = (p >> k) & 1 ? a : b;
+  }
+  store64<N>(c, d, en, lanes, r);
 }
 // CMP of integers of at most 64 bits without modifiers: their values compare
 // as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
@@ -1371,6 +1488,7 @@ void wideCmp(Ctx& c, const DInst& d) {
   uint64_t a[N], b[N];
   d.wload[0](c, d.src[0], a);
   d.wload[1](c, d.src[1], b);
+  if (oneValue(d.src[1])) std::fill_n(b + 1, N - 1, b[0]);  // (its loader gives lane 0 alone: decodeAlu)
   uint32_t res;
   if constexpr (Unsigned) {
     res = relationBits<uint64_t, N>(d.relop, a, b);
@@ -1379,6 +1497,104 @@ void wideCmp(Ctx& c, const DInst& d) {
     res = relationBits<int64_t, N>(d.relop, reinterpret_cast<const int64_t*>(a), reinterpret_cast<const int64_t*>(b));
   }
   storeRelation(c, d, en, res);
+}
+// wideCmp where the lanes are in place: a Contig Q or UQ src0, src1 the same
+// or one value (OneB); read from the register file.
+template <bool Unsigned, unsigned N, bool OneB>
+void wideCmpDirect(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
+  if (!en) return;
+  using T = std::conditional_t<Unsigned, uint64_t, int64_t>;
+  const uint8_t* regs = c.t.regs.data();
+  const uint8_t* A = regs + d.src[0].off[0];
+  const uint8_t* B = regs + d.src[1].off[0];
+  uint64_t y = 0;
+  if constexpr (OneB) d.wload[1](c, d.src[1], &y);
+  const uint32_t res = withRelation(d.relop, [&](auto rel) {
+    uint32_t r = 0;
+    for (unsigned k = 0; k < N; ++k)
+      r |= uint32_t{rel(static_cast<T>(lane64(A, k)), static_cast<T>(OneB ? y : lane64(B, k)))} << k;
+    return r;
+  });
+  storeRelation(c, d, en, res);
+}
+// The direct form (wideDirect, wideSelDirect, wideCmpDirect) of an instruction
+// pickWide serves, if its operands allow it: SIMD8, 16 or 32; Contig regions
+// of 8-byte elements (src1, and SEL's src0, may be one value). With a modifier
+// on a region: ADD, MUL, MOV and SEL alone (the others take wideAlu).
+template <unsigned N, bool OneB, unsigned Mods>
+Handler directOf(Opcode op, bool uq) {
+  if constexpr (Mods != 0) {
+    switch (op) {
+      case Opcode::ADD: return wideDirect<Opcode::ADD, N, OneB, Mods>;
+      case Opcode::MUL: return wideDirect<Opcode::MUL, N, OneB, Mods>;
+      case Opcode::MOV: return Mods == 1 && !OneB ? wideDirect<Opcode::MOV, N, false, 1> : nullptr;
+      default: return nullptr;
+    }
+  }
+  switch (op) {
+    case Opcode::ADD: return wideDirect<Opcode::ADD, N, OneB, Mods>;
+    case Opcode::MUL: return wideDirect<Opcode::MUL, N, OneB, Mods>;
+    case Opcode::AND: return wideDirect<Opcode::AND, N, OneB, Mods>;
+    case Opcode::OR: return wideDirect<Opcode::OR, N, OneB, Mods>;
+    case Opcode::XOR: return wideDirect<Opcode::XOR, N, OneB, Mods>;
+    case Opcode::SHL: return wideDirect<Opcode::SHL, N, OneB, Mods>;
+    case Opcode::SHR: return wideDirect<Opcode::SHR, N, OneB, Mods>;
+    case Opcode::MOV: return OneB ? nullptr : wideDirect<Opcode::MOV, N, false, Mods>;
+    case Opcode::NOT: return OneB ? nullptr : wideDirect<Opcode::NOT, N, false, Mods>;
+    case Opcode::CMP: return uq ? wideCmpDirect<true, N, OneB> : wideCmpDirect<false, N, OneB>;
+    default: return nullptr;
+  }
+}
+Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
+  auto contig8 = [](const DOperand& o) {
+    return o.kind == DOperand::Kind::Reg && o.shape == DOperand::Shape::Contig && typeSize(o.type) == 8;
+  };
+  // (a commutative operation with one value first: swapped, the other first)
+  const bool commutes = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::AND || op == Opcode::OR || op == Opcode::XOR;
+  if (commutes && oneValue(d.src[0]) && contig8(d.src[1])) {
+    std::swap(d.src[0], d.src[1]);
+    std::swap(d.iload[0], d.iload[1]);
+    std::swap(d.fload[0], d.fload[1]);
+    d.src0Bits = static_cast<uint8_t>(typeSize(d.src[0].type) * 8);
+  }
+  const DOperand &a = d.src[0], &b = d.src[1];
+  if (op == Opcode::SEL) {
+    const bool oneA = oneValue(a), oneB = oneValue(b);
+    if ((!oneA && !contig8(a)) || (!oneB && !contig8(b)) || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+    auto pickSel = [&]<unsigned N>() -> Handler {
+      if (oneA) return oneB ? wideSelDirect<N, true, true> : wideSelDirect<N, true, false>;
+      return oneB ? wideSelDirect<N, false, true> : wideSelDirect<N, false, false>;
+    };
+    switch (d.exec) {
+      case 8: return pickSel.template operator()<8>();
+      case 16: return pickSel.template operator()<16>();
+      case 32: return pickSel.template operator()<32>();
+      default: return nullptr;
+    }
+  }
+  const bool cmp = op == Opcode::CMP;
+  if (!contig8(a) || (!cmp && d.dst.shape != DOperand::Shape::Contig)) return nullptr;
+  const bool two = nsrc == 2, oneB = two && oneValue(b);
+  if (two && !oneB && !contig8(b)) return nullptr;
+  // (a src1 that is one value: its loader applies its modifier)
+  const unsigned mods = (a.mod != Mod::None ? 1 : 0) | (two && !oneB && b.mod != Mod::None ? 2 : 0);
+  auto pick = [&]<unsigned N>() -> Handler {
+    if (oneB) return mods ? directOf<N, true, 1>(op, uq) : directOf<N, true, 0>(op, uq);
+    switch (mods) {
+      case 0: return directOf<N, false, 0>(op, uq);
+      case 1: return directOf<N, false, 1>(op, uq);
+      case 2: return directOf<N, false, 2>(op, uq);
+      default: return directOf<N, false, 3>(op, uq);
+    }
+  };
+  switch (d.exec) {
+    case 8: return pick.template operator()<8>();
+    case 16: return pick.template operator()<16>();
+    case 32: return pick.template operator()<32>();
+    default: return nullptr;
+  }
 }
 template <Opcode Op, bool Unsigned, unsigned N>
 constexpr Handler wideFn() {
@@ -1397,7 +1613,7 @@ Handler wideByExec(unsigned exec) {
     default: return wideFn<Op, Unsigned, 32>();
   }
 }
-Handler pickWide(const DInst& d, Opcode op, int nsrc) {
+Handler pickWide(DInst& d, Opcode op, int nsrc) {
   if (d.sat || d.floatDomain) return nullptr;
   if (op == Opcode::CMP) {
     bool uq = false, signedSrc = false, wide = false;
@@ -1409,8 +1625,9 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
       wide |= typeSize(o.type) == 8;
     }
     if (!wide) return nullptr;  // (narrower sources: the 32-bit forms or the pipeline)
-    if (uq) return signedSrc ? nullptr : wideByExec<Opcode::CMP, true>(d.exec);
-    return wideByExec<Opcode::CMP>(d.exec);
+    if (uq && signedSrc) return nullptr;
+    if (Handler h = pickWideDirect(d, op, nsrc, uq)) return h;
+    return uq ? wideByExec<Opcode::CMP, true>(d.exec) : wideByExec<Opcode::CMP>(d.exec);
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None || (d.dst.type != Type::Q && d.dst.type != Type::UQ))
     return nullptr;
@@ -1420,6 +1637,7 @@ Handler pickWide(const DInst& d, Opcode op, int nsrc) {
   // (ASR shifts the exact value, whose sign a modified source's low 64 bits
   // may not hold: -x of a UD x is negative; the pipeline)
   if (op == Opcode::ASR && d.src[0].mod != Mod::None) return nullptr;
+  if (Handler h = pickWideDirect(d, op, nsrc, false)) return h;
   switch (op) {
     case Opcode::ADD: return wideByExec<Opcode::ADD>(d.exec);
     case Opcode::MUL: return wideByExec<Opcode::MUL>(d.exec);
@@ -1523,8 +1741,8 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     if (Handler h = pickWide(d, op, nsrc)) {
       d.fn = h;
       for (int i = 0; i < nsrc; ++i) {
-        // (wideAlu reads a src1 that is one value from lane 0 alone)
-        const bool one = i == 1 && op != Opcode::SEL && op != Opcode::CMP && oneValue(d.src[1]);
+        // (the 64-bit forms read a src1, or either source of SEL, that is one value from lane 0 alone)
+        const bool one = (i == 1 || op == Opcode::SEL) && oneValue(d.src[i]);
         d.wload[i] = pickLoad64(d.src[i], one ? 1 : d.exec);
       }
       return;

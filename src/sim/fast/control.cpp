@@ -28,6 +28,13 @@ void execGoto(Ctx& c, const DInst& d) {
     advance(t, next, end);
   } else if (!stay) {
     advance(t, d.target, end);
+  } else if (const uint32_t first = std::min(d.target, next); d.target != next && first < t.waitMin && first < end) {
+    // One side is before every parked lane: it runs now and the other parks,
+    // as pickNext would choose, without its search of the parked lanes.
+    const bool back = d.target < next;
+    park(t, back ? stay : jump, back ? next : d.target);
+    t.em = back ? jump : stay;
+    t.pc = first;
   } else {
     park(t, jump, d.target);
     park(t, stay, next);
