@@ -1128,11 +1128,12 @@ TEST(SimAluFuzz, EveryTypeCombinationRunsOnRandomData) {
     for (const char* t : {"q", "uq"})
       for (const char* src0 : {"(-)B_{}(0,1)<0;1,0>", "B_{}(0,3)<0;1,0>", "0x7fffffff00000005:{}", "(abs)B_{}(0,2)<0;1,0>"})
         for (const char* dst : {"(M1_NM, 16) D_{}(0,0)<1>", "(M1, 4) D_{}(0,1)<2>"}) {
-          const bool arith = std::string_view(op) == "add" || std::string_view(op) == "mul" || std::string_view(op) == "sel";
+          const std::string_view o = op;
+          const bool arith = o == "add" || o == "mul" || o == "sel";
           const std::string a = fmt::format(fmt::runtime(src0), t);
           if (!arith && a.starts_with('(')) continue;
           const char* mod1 = arith ? mods[(lines.size() / 3) % 3] : "";  // "", (-), (abs)
-          lines.push_back(fmt::format("    {}{} {} {} {}A_{}(0,0)<1;1,0>", std::string_view(op) == "sel" ? "(P1) " : preds[predTurn++ % std::size(preds)],
+          lines.push_back(fmt::format("    {}{} {} {} {}A_{}(0,0)<1;1,0>", o == "sel" ? "(P1) " : preds[predTurn++ % std::size(preds)],
                                       op, fmt::format(fmt::runtime(dst), t), a, mod1, t));
           for (const char* half : {"0", "2"})
             lines.push_back(fmt::format("    add (M1_NM, 16) Acc({0},0)<1> Acc({0},0)<1;1,0> X_{1}({0},0)<1;1,0>", half, t));

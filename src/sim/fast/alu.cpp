@@ -879,6 +879,9 @@ void denseAlu(Ctx& c, const DInst& d) {
   denseBody<Op, Float, N, ScalarB>(c, d);
 }
 
+// A 32-bit lane's value as its source type's signedness says (an extension to
+// 32 bits keeps it).
+inline int64_t value32(bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; }
 // CMP with a predicate destination and sources of at most 32 bits: integers
 // compared by their mathematical values (64-bit), F as floats (NaN unordered).
 template <bool Float, unsigned N>
@@ -908,8 +911,8 @@ void vecCmp(Ctx& c, const DInst& d) {
     } else {
       int64_t x[N], y[N];
       for (unsigned k = 0; k < N; ++k) {
-        x[k] = s0 ? int64_t{static_cast<int32_t>(a[k])} : int64_t{a[k]};
-        y[k] = s1 ? int64_t{static_cast<int32_t>(b[k])} : int64_t{b[k]};
+        x[k] = value32(s0, a[k]);
+        y[k] = value32(s1, b[k]);
       }
       res = relationBits<int64_t, N>(d.relop, x, y);
     }
@@ -988,8 +991,7 @@ template <bool Float, unsigned Rel, bool S0, bool S1>
   if constexpr (Float) {
     r = relation(Rel, std::bit_cast<float>(a), std::bit_cast<float>(b));
   } else {
-    auto value = [](bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
-    r = relation(Rel, value(S0, a), value(S1, b));
+    r = relation(Rel, value32(S0, a), value32(S1, b));
   }
   uint32_t& p = c.t.preds[d.dst.predId];
   const uint32_t m = static_cast<uint32_t>(uint64_t{1} << d.maskOff);  // bits past 31 are dropped
@@ -1038,8 +1040,7 @@ void uniformCmp(Ctx& c, const DInst& d) {
   if constexpr (Float) {
     r = relation(d.relop, std::bit_cast<float>(a), std::bit_cast<float>(b));
   } else {
-    auto value = [](const DOperand& o, uint32_t v) { return isSignedInt(o.type) ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; };
-    r = relation(d.relop, value(d.src[0], a), value(d.src[1], b));
+    r = relation(d.relop, value32(isSignedInt(d.src[0].type), a), value32(isSignedInt(d.src[1].type), b));
   }
   setPredBits(c, d, en, r ? ~uint32_t{0} : 0);
 }
@@ -1244,22 +1245,25 @@ bool wideSrc(const DOperand& o) {
          o.mod != Mod::Not;
 }
 // The arithmetic modifiers on the exact value (a signed type's is negative
-// when its extension's top bit is set), modulo 2^64.
+// when its extension's top bit is set), modulo 2^64, as two masks on a lane
+// (no branch per lane): abs where absOn (a signed source), then negation
+// where negOn.
+struct WideMods {
+  uint64_t absOn = 0, negOn = 0;
+};
+inline WideMods wideMods(const DOperand& o) {
+  const bool abs = (o.mod == Mod::Abs || o.mod == Mod::NegAbs) && isSignedInt(o.type);
+  const bool neg = o.mod == Mod::Neg || o.mod == Mod::NegAbs;
+  return {abs ? ~uint64_t{0} : 0, neg ? ~uint64_t{0} : 0};
+}
+inline uint64_t applyMods(uint64_t x, WideMods m) {
+  const uint64_t sign = m.absOn & static_cast<uint64_t>(static_cast<int64_t>(x) >> 63);
+  x = (x ^ sign) - sign;
+  return (x ^ m.negOn) - m.negOn;
+}
 void mod64(const DOperand& o, unsigned n, uint64_t* out) {
-  const bool sgn = isSignedInt(o.type);
-  switch (o.mod) {
-    case Mod::Neg:
-      for (unsigned k = 0; k < n; ++k) out[k] = uint64_t{0} - out[k];
-      break;
-    case Mod::Abs:
-      if (sgn)
-        for (unsigned k = 0; k < n; ++k) out[k] = static_cast<int64_t>(out[k]) < 0 ? uint64_t{0} - out[k] : out[k];
-      break;
-    case Mod::NegAbs:
-      for (unsigned k = 0; k < n; ++k) out[k] = sgn && static_cast<int64_t>(out[k]) < 0 ? out[k] : uint64_t{0} - out[k];
-      break;
-    default: break;
-  }
+  const WideMods m = wideMods(o);
+  for (unsigned k = 0; k < n; ++k) out[k] = applyMods(out[k], m);
 }
 // The source's elements, sign- or zero-extended to 64 bits by its type (a
 // load of that type), with its (-), (abs) or (-abs): the loader picked for
@@ -1382,22 +1386,6 @@ void wideAlu(Ctx& c, const DInst& d) {
     for (unsigned k = 0; k < N; ++k) r[k] = wideOp<Op>(a[k], two ? b[k] : 0, sm, low, g0);
   }
   store64<N>(c, d, en, lanes, r);
-}
-// A 64-bit source's (-), (abs) or (-abs) as two masks on its lanes (mod64's
-// results, without a branch per lane): abs where absOn (a signed source),
-// then negation where negOn.
-struct WideMods {
-  uint64_t absOn = 0, negOn = 0;
-};
-inline WideMods wideMods(const DOperand& o) {
-  const bool abs = (o.mod == Mod::Abs || o.mod == Mod::NegAbs) && isSignedInt(o.type);
-  const bool neg = o.mod == Mod::Neg || o.mod == Mod::NegAbs;
-  return {abs ? ~uint64_t{0} : 0, neg ? ~uint64_t{0} : 0};
-}
-inline uint64_t applyMods(uint64_t x, WideMods m) {
-  const uint64_t sign = m.absOn & static_cast<uint64_t>(static_cast<int64_t>(x) >> 63);
-  x = (x ^ sign) - sign;
-  return (x ^ m.negOn) - m.negOn;
 }
 inline uint64_t lane64(const uint8_t* p, unsigned k) {
   uint64_t v;
