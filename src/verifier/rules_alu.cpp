@@ -123,7 +123,7 @@ void divRules(RuleCtx& c) {
   satFloatOnly(c);
 }
 
-// ---- immediate16 (MAD, ADD3, ADD3O Src2, BFN pages; spec-decisions A3) ----
+// ---- immediate16 (MAD, ADD3, ADD3O Src2, BFN pages; spec-decisions A3, A27) ----
 void imm16(RuleCtx& c, int field) {
   const Operand& o = c.inst().f[field];
   if (o.kind != Operand::Kind::Immediate) return;
@@ -135,9 +135,11 @@ void imm16(RuleCtx& c, int field) {
     case T::UQ: v = o.value > 0xffffu ? 0x10000 : static_cast<int64_t>(o.value); break;
     default: return;  // B, UB, W, UW, V, UV always fit; float immediates are not restricted (A3)
   }
+  // IGC emits 32-bit immediates here (dg2: `add3 ... 0x14057b7e:d`): a named warning, the value used as written (A3).
   if (v < -32768 || v > 65535)
-    c.error(c.locOf(o), fmt::format("{} of {} is an immediate16 operand: {} does not fit in 16 bits ({} page)",
-                                    c.row().fields[field].name, c.row().pageMnemonic, v, c.row().page));
+    c.warning("imm16-range", c.locOf(o),
+              fmt::format("{} of {} is an immediate16 operand: {} does not fit in 16 bits ({} page)", c.row().fields[field].name,
+                          c.row().pageMnemonic, v, c.row().page));
 }
 void imm16Sources(RuleCtx& c) { forSources(c.row(), [&](int i) { imm16(c, i); }); }
 void madRules(RuleCtx& c) {
