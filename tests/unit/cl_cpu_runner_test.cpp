@@ -360,6 +360,18 @@ TEST(ClCpuRunner, AnotherPlatformByName) {
   EXPECT_EQ(asVector<float>(r.buffers[2]), (std::vector<float>{10.5f, 21, 31.5f, 42}));
   ASSERT_EQ(r.launchSeconds.size(), 1u);
 
+  // Oclgrind lists a kernel that calls ctz (a built-in it lacks) but cannot create it.
+  CpuRunRequest c = q;
+  c.source = "__kernel void ctzk(__global uint* p) { p[0] = ctz(p[0]); }";
+  c.kernel = "ctzk";
+  c.buildOptions = "-cl-std=CL2.0";  // (ctz is OpenCL C 2.0)
+  std::vector<KernelArgValue> ctzArgs = {arg("zero:4")};
+  c.args = ctzArgs;
+  c.launch = shape("1");
+  r = runOnCpu(c);
+  EXPECT_FALSE(r.ok);
+  EXPECT_HAS(r.error, "the OpenCL device could not create kernel 'ctzk', though the program lists it (CL_INVALID_KERNEL_NAME");
+
   q.platform = "visakit-no-such-platform";
   r = runOnCpu(q);
   EXPECT_FALSE(r.ok);

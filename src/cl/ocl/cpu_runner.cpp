@@ -266,6 +266,12 @@ CpuRunResult runHere(const CpuRunRequest& q) {
     KernelPtr kernel(clCreateKernel(program.get(), q.kernel.c_str(), &e));
     if (e == CL_INVALID_KERNEL_NAME) {
       std::string kernels = programKernelNames(program.get());
+      // (Oclgrind answers so for a kernel it lists but cannot create, e.g. one calling a built-in it lacks)
+      std::string listed = ", " + kernels + ", ";
+      if (listed.find(", " + q.kernel + ", ") != std::string::npos)
+        throw Failure{fmt::format("the OpenCL device could not create kernel '{}', though the program lists it "
+                                  "(CL_INVALID_KERNEL_NAME; the device's own message, if any, is on stderr)",
+                                  q.kernel)};
       throw Failure{fmt::format("the program has no kernel named '{}' (kernels: {})", q.kernel,
                                 kernels.empty() ? std::string("none") : kernels)};
     }
