@@ -129,7 +129,8 @@ constexpr InstrDesc kRows[] = {
     // ASR page type maps (UD..B, UQ, Q); "Dst and src0 must have signed integral type" is a rule.
     bin(Opcode::ASR, "asr", "ASR", kInt, kArith, false, kIntOnly),
     row(Opcode::CBIT, "cbit", "CBIT", kAllExec, false, kIntOnly, fExec, fPred, d(kUD), s(0, types(T::UB, T::UW, T::UD), 0)),
-    un(Opcode::FBL, "fbl", "FBL", kUD, 0, false, kIntOnly),
+    // FBL page: UD; UW too (IGC emits it for work_group_broadcast: a named warning, rules_alu.cpp).
+    row(Opcode::FBL, "fbl", "FBL", kAllExec, false, kIntOnly, fExec, fPred, d(kUD), s(0, types(T::UW, T::UD), 0)),
     row(Opcode::FBH, "fbh", "FBH", kAllExec, false, kIntOnly, fExec, fPred, d(kUD), s(0, kDUD, 0)),
     // LZD page text: "LZD[.sat]".
     un(Opcode::LZD, "lzd", "LZD", kUD, 0, true, kIntOnly),

@@ -143,7 +143,7 @@ struct Tokens {
 // word of a byte, R its reader word, as plain references (exclusive) or atomic_ref.
 // Returns the other word met first that is not ordered with the access, or 0.
 template <class Word>
-uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, const Tokens& tk,
+uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, bool same, const Tokens& tk,
                     Finding::Kind& kind) {
   uint32_t other = 0;
   const uint32_t me = tk.me;
@@ -152,7 +152,7 @@ uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_
     if (write) {
       uint32_t old = writer.load();
       if (old != me) old = writer.exchange(me);
-      if (!tk.ordered(old) && !other) {
+      if (!tk.ordered(old) && !other && !same) {  // (a write that changes nothing: no write/write race, E23)
         other = old;
         kind = Finding::Kind::RaceWriteWrite;
       }
@@ -285,7 +285,8 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
   }
   const uint32_t count = b.runLanes ? b.runLanes : b.n;
   for (uint32_t i = 0; i < count; ++i) {
-    const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
+    const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i),
+                                               b.runWrite, true, false, ((b.runSame >> i) & 1) != 0}
                                 : b.items[i];
     if (!a.inBounds || a.atomic) continue;  // atomics synchronise (their pages)
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
@@ -294,8 +295,8 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
     uint32_t other;
     if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me, sh->noReads)) continue;
     if (!a.write && sh->exclusive) sh->noReads = false;
-    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, tk, kind)
-                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, tk, kind);
+    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, a.same, tk, kind)
+                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, a.same, tk, kind);
     if (!other) continue;
     FindingExample e;
     e.thread = c.threadId;

@@ -190,6 +190,10 @@ PayloadLayout payloadLayout(const Kernel& k, const Layout& p, unsigned grfSize) 
   return pl;
 }
 
+// 4_visa_header.md %sr0: "DMask (sr0.2): the 32-bit mask specifying which channels are active
+// at dispatch time" (IGC's sub_group_ballot and sub_group_elect read it; spec-decisions E29).
+static void putDispatchMask(uint8_t* sr0, uint32_t mask) { std::memcpy(sr0 + 8, &mask, 4); }
+
 uint32_t loadPayload(const PayloadSource& ps, const PayloadLayout& pl, const ThreadCoord& tc, uint32_t slot,
                      std::vector<uint8_t>& grf, uint8_t* regs) {
   grf.assign(pl.grfBytes, 0);
@@ -198,6 +202,7 @@ uint32_t loadPayload(const PayloadSource& ps, const PayloadLayout& pl, const Thr
   for (const PayloadCopy& c : pl.copies) std::memcpy(regs + c.to, grf.data() + c.from, c.bytes);
   if (pl.sr0.bytes)
     if (auto sr0 = ps.stateRegister(slot)) std::memcpy(regs + pl.sr0.to, sr0->data(), pl.sr0.bytes);
+  if (pl.sr0.bytes >= 12) putDispatchMask(regs + pl.sr0.to, mask);
   return mask;
 }
 
@@ -403,6 +408,8 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
   l.regImage.assign((l.layout.usedBytes + 15) / 16 * 16, 0);  // (within regBytes: kRegPad)
   for (const InputImage& in : l.inputs)  // (an input is a laid-out variable: inside usedBytes)
     std::copy(in.bytes.begin(), in.bytes.end(), l.regImage.begin() + in.offset);
+  if (kVarSr0 < l.layout.vars.size() && l.layout.vars[kVarSr0].present && l.layout.vars[kVarSr0].bytes >= 12)
+    putDispatchMask(l.regImage.data() + l.layout.vars[kVarSr0].offset, l.dispatchMask);
 
   // ---- memory ----
   // Surfaces run in place on the bindings' contents(). With cfg.transactional,

@@ -21,6 +21,7 @@ struct MemAccess {
   bool write = false;
   bool inBounds = false;
   bool atomic = false;  // a read-modify-write of an atomic instruction (never a race)
+  bool same = false;    // a write of the bytes the memory holds already (no write/write race, E23)
 };
 
 constexpr uint32_t kUrbSpace = 0xffffffffu;
@@ -46,6 +47,7 @@ struct AccessBatch {
   uint32_t runSize = 0;
   uint64_t runAddr = 0;
   bool runWrite = false;
+  uint32_t runSame = 0;  // a run of writes: bit i = lane i writes the bytes the memory holds (MemAccess::same)
   std::vector<MemAccess> items = std::vector<MemAccess>(kMaxAccesses);
 };
 

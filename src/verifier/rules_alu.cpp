@@ -188,6 +188,24 @@ void bfrevRules(RuleCtx& c) {
   }
 }
 
+// FBL page: "Supported Types: UD" (src0 UW: IGC's work_group_broadcast).
+void fblRules(RuleCtx& c) {
+  std::optional<Type> t = typeOf(c.kernel(), c.field("Src0"));
+  if (t && *t != T::UD)
+    c.warning("fbl-type", c.locOf(c.field("Src0")), fmt::format("Src0 of fbl has type {}; the FBL page allows UD only", upper(*t)));
+}
+// MOV page: a predicate source needs a UB, UW or UD destination (the size rule
+// is the verifier's); a signed one of the same sizes is IGC's sub_group_elect and
+// sub_group_ballot (`mov (M1_NM, 1) V0059(0,0)<1> P1`, V0059 of type D).
+void movRules(RuleCtx& c) {
+  const Operand& src = c.field("Src0");
+  if (src.kind != Operand::Kind::Predicate) return;
+  std::optional<Type> t = typeOf(c.kernel(), c.field("Dst"));
+  if (t && (*t == T::B || *t == T::W || *t == T::D))
+    c.warning("mov-pred-type", c.locOf(c.field("Dst")),
+              fmt::format("mov from a predicate to a {} destination; the MOV page wants UB, UW or UD", upper(*t)));
+}
+
 // ---- alignment and footprints beyond the region ----
 // A general operand's byte offset in its root variable and the root's alignment.
 struct Placement {
@@ -310,6 +328,8 @@ constexpr RowRule kRules[] = {
     {Opcode::ASR, -1, asrRules},
     {Opcode::MULH, -1, mulhRules},
     {Opcode::BFREV, -1, bfrevRules},
+    {Opcode::FBL, -1, fblRules},
+    {Opcode::MOV, -1, movRules},
     {Opcode::BFE, -1, bfRules},
     {Opcode::BFI, -1, bfRules},
     {Opcode::LRP, -1, lrpRules},

@@ -376,9 +376,9 @@ class Verifier {
       if (inst.pred.id || inst.sat) err(loc, "mov from a predicate cannot be predicated or saturated (MOV page)");
       if (!p) err(loc, fmt::format("predicate id {} names no predicate variable", o.id));
       else if (dst.kind == Operand::Kind::General && varBytes(dst.id, dt, dbytes) &&
-               (!(types(Type::UB, Type::UW, Type::UD) & bit(dt)) || typeSize(dt) * 8 < p->numElts))
+               (!(types(Type::UB, Type::UW, Type::UD, Type::B, Type::W, Type::D) & bit(dt)) || typeSize(dt) * 8 < p->numElts))
         err(loc, fmt::format("mov from predicate '{}' ({} elements) needs a UB, UW or UD destination of at least {} bits",
-                             p->name, p->numElts, p->numElts));
+                             p->name, p->numElts, p->numElts));  // (B, W, D: the named warning mov-pred-type, rules_alu.cpp)
       return;
     }
     if (!(f.classes & cls(c))) {

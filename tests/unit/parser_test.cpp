@@ -165,5 +165,10 @@ TEST(Verifier, MovFromPredicate) {
   EXPECT_FALSE(check(base + "mov (M1_NM, 2) Offs(0,0)<1> P1\n"));   // exec size 2
   EXPECT_FALSE(check(base + "mov (M1_NM, 1) B(0,0)<1> P1\n"));      // 8 bits < 16 elements
   EXPECT_FALSE(check(base + "mov.sat (M1_NM, 1) Offs(0,0)<1> P1\n"));
+  // A signed destination of enough bits is the named warning mov-pred-type (spec-decisions A27).
+  const std::string signedDst = base + ".decl Sd v_type=G type=d num_elts=1\n.decl Sb v_type=G type=b num_elts=4\n.decl Fd v_type=G type=f num_elts=1\n";
+  EXPECT_TRUE(check(signedDst + "mov (M1_NM, 1) Sd(0,0)<1> P1\n"));
+  EXPECT_FALSE(check(signedDst + "mov (M1_NM, 1) Sb(0,0)<1> P1\n"));  // 8 bits < 16 elements
+  EXPECT_FALSE(check(signedDst + "mov (M1_NM, 1) Fd(0,0)<1> P1\n"));  // a float
 }
 }  // namespace

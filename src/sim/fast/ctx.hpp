@@ -126,11 +126,12 @@ struct Ctx : Observed {
       batch.writes = 0;
       batch.writeEnd = 0;
       batch.runLanes = 0;
+      batch.runSame = 0;
     }
   }
-  void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok) {
+  void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok, bool same = false) {
     if (!observer || batch.n >= kMaxAccesses) return;
-    batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok};
+    batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok, false, same};
     batch.anyOutOfBounds |= !ok;
     if (write && ok) {
       if (batch.writes++ && addr < batch.writeEnd) batch.writesApart = false;
@@ -159,11 +160,13 @@ struct Ctx : Observed {
   void write(Space& s, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
     addr = spaceAddress(s, addr);  // E31 (SLM)
     bool ok = inBounds(s, addr, bytes);
+    bool same = false;
     if (ok) {
+      if constexpr (Record) same = observer && storesSame(s, addr, bytes, v);
       memStore(s, addr, bytes, v);
       spaceBytes[s.statIndex][1] += bytes;
     }
-    if constexpr (Record) record(addr, bytes, lane, true, ok);
+    if constexpr (Record) record(addr, bytes, lane, true, ok, same);
   }
 };
 
@@ -256,22 +259,32 @@ inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t alig
 
 // --check: lanes 0..n-1 access `bytes` each at addr + bytes * lane, all in
 // bounds (after Ctx::beginAccesses).
-inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool write) {
+inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool write, uint32_t same = 0) {
   AccessBatch& b = c.batch;
   b.runLanes = n;
   b.runSize = bytes;
   b.runAddr = addr;
   b.runWrite = write;
+  b.runSame = same;
   b.writes = write ? n : 0;  // apart: no two lanes meet
   c.endAccesses();
 }
 
+// --check, a write: whether lane i's element, the low `bytes` bytes of dword i
+// at `data` (SCATTER_SCALED's Src), is what the memory holds at `at` (MemAccess::same).
+inline bool laneSame(const Space& s, uint64_t at, unsigned bytes, const uint8_t* data, unsigned i) {
+  uint32_t v;
+  std::memcpy(&v, data + 4 * i, 4);
+  return storesSame(s, at, bytes, v);
+}
+
 // --check: tells the observer the element accesses of the enabled lanes
-// (`bytes` each at addr[i]) before the executor performs them: as a run when
-// every lane is on and they are consecutive and in bounds, else one entry per
-// enabled lane (at most 32).
+// (`bytes` each at addr[i]; a write's elements from `data`, as laneSame reads
+// them) before the executor performs them: as a run when every lane is on and
+// they are consecutive and in bounds, else one entry per enabled lane (at most 32).
 template <unsigned N>
-inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write) {
+inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write,
+                         const uint8_t* data) {
   // Reads no checker can report (every one in bounds, of a space without a race
   // shadow: one the kernel never writes) are not passed on.
   if (!write && !s.shadow && s.size >= bytes) {
@@ -284,7 +297,10 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
   c.beginAccesses(d, d.surface, &s);
   AccessBatch& b = c.batch;
   if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && runFast(s, addr[0], uint64_t{bytes} * N, 1)) {
-    observeRun(c, N, bytes, addr[0], write);
+    uint32_t same = 0;
+    if (write)
+      for (unsigned i = 0; i < N; ++i) same |= uint32_t{laneSame(s, addr[0] + uint64_t{bytes} * i, bytes, data, i)} << i;
+    observeRun(c, N, bytes, addr[0], write, same);
     return;
   }
   MemAccess* items = b.items.data();
@@ -295,7 +311,7 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
     const uint64_t at = spaceAddress(s, addr[i]);  // E31 (SLM)
     const bool ok = inBounds(s, at, bytes);
     oob |= !ok;
-    items[n++] = {at, bytes, static_cast<uint8_t>(i), write, ok};
+    items[n++] = {at, bytes, static_cast<uint8_t>(i), write, ok, false, write && ok && laneSame(s, at, bytes, data, i)};
     if (write && ok) {
       if (writes++ && at < end) apart = false;
       end = at + bytes;
@@ -500,13 +516,16 @@ inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
     if (runFast(s, at, 4 * N, 1)) {
       if (!write && !s.shadow) return;  // nothing to report (observeLanes)
       c.beginAccesses(d, d.surface, &s);
-      observeRun(c, N, 4, at, write);
+      uint32_t same = 0;
+      if (write)
+        for (unsigned i = 0; i < N; ++i) same |= uint32_t{laneSame(s, at + 4 * i, 4, c.t.regs.data() + d.raw[1], i)} << i;
+      observeRun(c, N, 4, at, write, same);
       return;
     }
   }
   uint32_t addr[N];
   laneAddresses<N>(c, d, addr);
-  observeLanes<N>(c, d, c.spaces[d.surface], en, addr, d.numBlocks, write);
+  observeLanes<N>(c, d, c.spaces[d.surface], en, addr, d.numBlocks, write, c.t.regs.data() + d.raw[1]);
 }
 
 // Every dword lane addr[0..N) in bounds (E2) and aligned.
