@@ -115,13 +115,13 @@ inline uint64_t memLoad(const Space& s, uint64_t addr, unsigned bytes) {
   return v;
 }
 
-// Writes the low `bytes` bytes of v little-endian at addr; must be in bounds.
 // --check (MemAccess::same): whether storing the low `bytes` bytes of v at addr would leave them as they are.
 inline bool storesSame(const Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
   const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
   return memLoad(s, addr, bytes) == (v & mask);
 }
 
+// Writes the low `bytes` bytes of v little-endian at addr; must be in bounds.
 inline void memStore(Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
   uint8_t* p = s.data + addr;
   if ((addr & (bytes - 1)) == 0) {
