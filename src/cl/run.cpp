@@ -61,6 +61,17 @@ std::string withLineTables(const std::string& options) {
   return options.empty() ? "-gline-tables-only" : options + " -gline-tables-only";
 }
 
+// The options the OpenCL CPU device builds with (--compare): Intel's own, -cl-intel-*
+// (ocloc's, as -cl-intel-greater-than-4GB-buffer-required), left out; they are not
+// OpenCL's, and pocl refuses them (CL_INVALID_BUILD_OPTIONS).
+std::string withoutIntelOptions(const std::string& options) {
+  std::istringstream in(options);
+  std::string out;
+  for (std::string w; in >> w;)
+    if (w.rfind("-cl-intel-", 0) != 0) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
 // The line `line` (1-based) of `text`, without its newline ("" if none).
 std::string lineOf(const std::string& text, uint32_t line) {
   size_t at = 0;
@@ -288,7 +299,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     CpuRunRequest cr;
     cr.source = source;
     cr.kernel = rq.kernel;
-    cr.buildOptions = rq.buildOptions;
+    cr.buildOptions = withoutIntelOptions(rq.buildOptions);
     cr.launch = pl.shape;
     cr.args = values;
     CpuRunResult cres = runOnCpu(cr);

@@ -194,6 +194,22 @@ TEST(ClCli, CompareReportsAnAlteredDump) {
   EXPECT_EQ(v16, 19);
 }
 
+// -cl-intel-greater-than-4GB-buffer-required is ocloc's (every buffer access stateless); pocl,
+// which --compare builds with, does not take it: it is left out there (CL_INVALID_BUILD_OPTIONS before).
+TEST(ClCli, CompareLeavesOutIntelOptions) {
+  Tmp t;
+  const std::string in = ints(t, "in.bin", 64, 0);
+  const std::string cl = (t.dir / "twice.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }\n";
+  }
+  auto r = vtest::runCli("cl '" + cl + "' --device skl --kernel twice --global 64 --arg 0=@" + in +
+                         " --build-options '-cl-intel-greater-than-4GB-buffer-required' --compare");
+  EXPECT_EQ(r.exit, 0) << r.output;
+  EXPECT_NE(r.output.find("equal"), std::string::npos) << r.output;
+}
+
 // --keep-dumps DIR keeps the compile's dumps (a new folder), which a later run takes as INPUT.
 TEST(ClCli, KeepDumps) {
   Tmp t;
