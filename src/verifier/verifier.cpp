@@ -102,6 +102,13 @@ class Verifier {
     d_.add(Severity::Error, loc, std::move(msg), std::move(where));
   }
 
+  // A named warning (an error under --Werror), as RuleCtx::warning.
+  void warn(const char* name, SrcLoc loc, std::string msg) {
+    std::string where;
+    if (loc.line == 0) where = fmt::format("kernel '{}', instruction #{}", k_.name, idx_);
+    d_.add(opts_.warningsAsErrors ? Severity::Error : Severity::Warning, loc, fmt::format("{} [-W{}]", msg, name), std::move(where));
+  }
+
   // Byte size of a general variable; false if the id names nothing.
   bool varBytes(uint32_t id, Type& t, uint32_t& bytes) const {
     if (id >= vars_.size() || !vars_[id].valid) return false;
@@ -400,9 +407,16 @@ class Verifier {
     }
     if (o.kind == Operand::Kind::Immediate) {
       bool packed = o.type == Type::V || o.type == Type::UV || o.type == Type::VF;
-      if (f.types && !(f.types & bit(o.type)) && !(packed && d.cls != InstrClass::Memory))
-        err(loc, fmt::format("{} of {} must have type {}, found immediate of type {} ({} page)", f.name, d.pageMnemonic,
-                             typeListText(f.types), typeName(o.type), d.page));
+      if (f.types && !(f.types & bit(o.type)) && !(packed && d.cls != InstrClass::Memory)) {
+        // A UB, UW or UD immediate where the page wants UQ (IGC's `svm_scatter4scaled.RGB (M1, 16) 0x0:ud ...`):
+        // its value, zero-extended (spec-decisions A27).
+        if (f.types == bit(Type::UQ) && (o.type == Type::UB || o.type == Type::UW || o.type == Type::UD))
+          warn("imm-type", loc, fmt::format("{} of {} must have type UQ, found immediate of type {}; its value is zero-extended ({} page)",
+                                            f.name, d.pageMnemonic, typeName(o.type), d.page));
+        else
+          err(loc, fmt::format("{} of {} must have type {}, found immediate of type {} ({} page)", f.name, d.pageMnemonic,
+                               typeListText(f.types), typeName(o.type), d.page));
+      }
       return;
     }
     if (o.kind != Operand::Kind::General) return;  // Address, Indirect, AddressOf, State: addressOperand

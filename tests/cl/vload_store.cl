@@ -1,5 +1,8 @@
+// ALSO-4GB
 // vloadn / vstoren at element (not vector) granularity: vload2/3/4/8/16 and vstore2/3/4/8 on
 // int, ushort and float data, including unaligned offsets and vload_half / vstore_half_rte.
+// Stateless (ALSO-4GB), IGC moves the 3-element vectors with svm_gather4scaled and
+// svm_scatter4scaled whose address is `0x0:ud` (spec-decisions A27, imm-type) on skl, tgllp, dg2.
 #pragma OPENCL FP_CONTRACT OFF
 // CASE vload_store: --kernel vls --global 60 --local 20 --arg 0=@vli --arg 1=@vls --arg 2=@vlf --arg 3=zero:15360 --arg 4=zero:1920 --out 3 --out 4
 // DATA vli: i32 1000 iota -500 1
