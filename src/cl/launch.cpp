@@ -90,6 +90,7 @@ namespace {
 
 constexpr uint64_t kFirstAddress = 0x100000;  // K8: no buffer at 0 (a null pointer is out of bounds)
 constexpr uint64_t kAddressAlign = 0x10000;
+constexpr uint64_t kPrintfBufferBytes = 4u << 20;  // K12
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
@@ -290,6 +291,17 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     putLE(ctd, pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);
     bind(pl.privateMemory->surfaceStateHeapOffset, out.bindings.back().name);
   }
+  // K12: printf's buffer (ALLOCATE_STATELESS_PRINTF_SURFACE), 4 MiB whose first dword, where the
+  // kernel's atomic add finds the next free byte, starts at 4, as Intel's runtime makes it.
+  for (const StatelessSurface& s : pl.statelessSurfaces) {
+    if (s.token != static_cast<uint32_t>(Token::AllocateStatelessPrintfSurface)) continue;
+    std::vector<uint8_t> bytes(kPrintfBufferBytes, 0);
+    putLE(bytes, 0, 4, 4);
+    auto [i, a] = place("printf buffer", std::move(bytes));
+    (void)i;
+    putLE(ctd, s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, a);
+    bind(s.surfaceStateHeapOffset, out.bindings.back().name);
+  }
   // ---- the rest of the cross-thread data (K5) ----
   for (const DataParameter& d : pl.dataParameters) {
     const unsigned dim = d.sourceOffset / 4;
@@ -308,6 +320,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
       case DataParamType::BufferStateful:
       case DataParamType::SumOfLocalMemoryObjectArgumentSizes: break;  // (a marker; above)
       case DataParamType::SimdSize: putLE(ctd, d.offset, bytes, in.simd); break;
+      case DataParamType::PrintfSurfaceSize: putLE(ctd, d.offset, bytes, kPrintfBufferBytes); break;  // K12
       case DataParamType::PrivateMemoryStatelessSize:
         putLE(ctd, d.offset, bytes, pl.privateMemory ? pl.privateMemory->perThreadPrivateMemorySize : 0);
         break;

@@ -210,6 +210,31 @@ TEST(ClCli, CompareLeavesOutIntelOptions) {
   EXPECT_NE(r.output.find("equal"), std::string::npos) << r.output;
 }
 
+// K12: printf writes into a buffer the launch gives (its address in the cross-thread data):
+// --check finds nothing (an unbound buffer was a write at address 0) and the outputs are right.
+TEST(ClCli, PrintfHasItsBuffer) {
+  Tmp t;
+  const std::string cl = (t.dir / "pf.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void pf(__global int* out) {\n  int g = get_global_id(0);\n  if (g == 3) printf(\"g=%d\\n\", g);\n"
+         "  out[g] = 2 * g;\n}\n";
+  }
+  const std::string out = (t.dir / "out.bin").string();
+  for (const char* dev : {"skl", "acm-g10"}) {
+    auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel pf --global 16 --local 16 --arg 0=zero:64 --out 0=" +
+                           out + " --check");
+    EXPECT_EQ(r.exit, 0) << dev << "\n" << r.output;
+    std::string b = vtest::readAll(out);
+    ASSERT_EQ(b.size(), 64u) << dev;
+    for (int i = 0; i < 16; ++i) {
+      int32_t v;
+      std::memcpy(&v, b.data() + 4 * i, 4);
+      EXPECT_EQ(v, 2 * i) << dev << " element " << i;
+    }
+  }
+}
+
 // --keep-dumps DIR keeps the compile's dumps (a new folder), which a later run takes as INPUT.
 TEST(ClCli, KeepDumps) {
   Tmp t;
