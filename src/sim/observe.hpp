@@ -18,11 +18,12 @@ struct MemAccess {
   uint64_t addr = 0;
   uint32_t size = 0;
   uint8_t lane = 0;
-  bool write = false;
-  bool inBounds = false;
-  bool atomic = false;  // a read-modify-write of an atomic instruction (never a race)
-  bool same = false;    // a write of the bytes the memory holds already (no write/write race, E23)
+  bool write : 1 = false;
+  bool inBounds : 1 = false;
+  bool atomic : 1 = false;  // a read-modify-write of an atomic instruction (never a race)
+  bool same : 1 = false;    // a write of the bytes the memory holds already (no write/write race, E23)
 };
+static_assert(sizeof(MemAccess) == 16, "a batch's accesses stay 16 bytes each");
 
 constexpr uint32_t kUrbSpace = 0xffffffffu;
 // Accesses of the stateless address space that fall in no allocation.
