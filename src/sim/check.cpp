@@ -142,8 +142,9 @@ struct Tokens {
 // One element access against the shadow words of its bytes: W is the writer
 // word of a byte, R its reader word, as plain references (exclusive) or atomic_ref.
 // Returns the other word met first that is not ordered with the access, or 0.
-template <class Word>
-uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, bool same, const Tokens& tk,
+// same(): whether the write stores the bytes the memory holds (asked on a conflict only).
+template <class Word, class Same>
+uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, Same same, const Tokens& tk,
                     Finding::Kind& kind) {
   uint32_t other = 0;
   const uint32_t me = tk.me;
@@ -152,7 +153,7 @@ uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_
     if (write) {
       uint32_t old = writer.load();
       if (old != me) old = writer.exchange(me);
-      if (!tk.ordered(old) && !other && !same) {  // (a write that changes nothing: no write/write race, E23)
+      if (!tk.ordered(old) && !other && !same()) {  // (a write that changes nothing: no write/write race, E23)
         other = old;
         kind = Finding::Kind::RaceWriteWrite;
       }
@@ -285,8 +286,7 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
   }
   const uint32_t count = b.runLanes ? b.runLanes : b.n;
   for (uint32_t i = 0; i < count; ++i) {
-    const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i),
-                                               b.runWrite, true, false, ((b.runSame >> i) & 1) != 0}
+    const MemAccess a = b.runLanes ? MemAccess{b.runAddr + uint64_t{b.runSize} * i, b.runSize, static_cast<uint8_t>(i), b.runWrite, true}
                                 : b.items[i];
     if (!a.inBounds || a.atomic) continue;  // atomics synchronise (their pages)
     Finding::Kind kind = Finding::Kind::RaceReadWrite;
@@ -295,8 +295,15 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
     uint32_t other;
     if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me, sh->noReads)) continue;
     if (!a.write && sh->exclusive) sh->noReads = false;
-    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, a.same, tk, kind)
-                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, a.same, tk, kind);
+    // (told before the store, AccessBatch::writeData: the memory still holds the bytes the write meets)
+    auto same = [&] {
+      if (a.same || !b.writeData || !b.space) return a.same;
+      uint32_t v;
+      std::memcpy(&v, b.writeData + 4 * a.lane, 4);
+      return storesSame(*b.space, a.addr, a.size, v);
+    };
+    other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, same, tk, kind)
+                          : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, same, tk, kind);
     if (!other) continue;
     FindingExample e;
     e.thread = c.threadId;

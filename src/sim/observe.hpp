@@ -48,7 +48,10 @@ struct AccessBatch {
   uint32_t runSize = 0;
   uint64_t runAddr = 0;
   bool runWrite = false;
-  uint32_t runSame = 0;  // a run of writes: bit i = lane i writes the bytes the memory holds (MemAccess::same)
+  // Writes told before they happen (the fast tier's GATHER/SCATTER_SCALED): lane i writes the
+  // low `size` bytes of the dword at writeData + 4 i, and whether they are the bytes the memory
+  // holds (MemAccess::same) is worked out where a checker needs it. Else nullptr.
+  const uint8_t* writeData = nullptr;
   std::vector<MemAccess> items = std::vector<MemAccess>(kMaxAccesses);
 };
 

@@ -126,7 +126,7 @@ struct Ctx : Observed {
       batch.writes = 0;
       batch.writeEnd = 0;
       batch.runLanes = 0;
-      batch.runSame = 0;
+      batch.writeData = nullptr;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok, bool same = false) {
@@ -259,29 +259,21 @@ inline bool runFast(const Space& s, uint64_t addr, uint64_t bytes, uint32_t alig
 
 // --check: lanes 0..n-1 access `bytes` each at addr + bytes * lane, all in
 // bounds (after Ctx::beginAccesses).
-inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool write, uint32_t same = 0) {
+inline void observeRun(Ctx& c, uint32_t n, uint32_t bytes, uint64_t addr, bool write) {
   AccessBatch& b = c.batch;
   b.runLanes = n;
   b.runSize = bytes;
   b.runAddr = addr;
   b.runWrite = write;
-  b.runSame = same;
   b.writes = write ? n : 0;  // apart: no two lanes meet
   c.endAccesses();
 }
 
-// --check, a write: whether lane i's element, the low `bytes` bytes of dword i
-// at `data` (SCATTER_SCALED's Src), is what the memory holds at `at` (MemAccess::same).
-inline bool laneSame(const Space& s, uint64_t at, unsigned bytes, const uint8_t* data, unsigned i) {
-  uint32_t v;
-  std::memcpy(&v, data + 4 * i, 4);
-  return storesSame(s, at, bytes, v);
-}
-
 // --check: tells the observer the element accesses of the enabled lanes
-// (`bytes` each at addr[i]; a write's elements from `data`, as laneSame reads
-// them) before the executor performs them: as a run when every lane is on and
-// they are consecutive and in bounds, else one entry per enabled lane (at most 32).
+// (`bytes` each at addr[i]; a write's elements the low bytes of the dwords at
+// `data`, AccessBatch::writeData) before the executor performs them: as a run
+// when every lane is on and they are consecutive and in bounds, else one entry
+// per enabled lane (at most 32).
 template <unsigned N>
 inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const uint32_t* addr, unsigned bytes, bool write,
                          const uint8_t* data) {
@@ -296,11 +288,9 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
   }
   c.beginAccesses(d, d.surface, &s);
   AccessBatch& b = c.batch;
+  if (write) b.writeData = data;
   if (N > 1 && en == execMaskBits(N) && contiguous<N>(addr, bytes) && runFast(s, addr[0], uint64_t{bytes} * N, 1)) {
-    uint32_t same = 0;
-    if (write)
-      for (unsigned i = 0; i < N; ++i) same |= uint32_t{laneSame(s, addr[0] + uint64_t{bytes} * i, bytes, data, i)} << i;
-    observeRun(c, N, bytes, addr[0], write, same);
+    observeRun(c, N, bytes, addr[0], write);
     return;
   }
   MemAccess* items = b.items.data();
@@ -311,7 +301,7 @@ inline void observeLanes(Ctx& c, const DInst& d, Space& s, uint32_t en, const ui
     const uint64_t at = spaceAddress(s, addr[i]);  // E31 (SLM)
     const bool ok = inBounds(s, at, bytes);
     oob |= !ok;
-    items[n++] = {at, bytes, static_cast<uint8_t>(i), write, ok, false, write && ok && laneSame(s, at, bytes, data, i)};
+    items[n++] = {at, bytes, static_cast<uint8_t>(i), write, ok};
     if (write && ok) {
       if (writes++ && at < end) apart = false;
       end = at + bytes;
@@ -516,10 +506,8 @@ inline void observeScaled(Ctx& c, const DInst& d, uint32_t en, bool write) {
     if (runFast(s, at, 4 * N, 1)) {
       if (!write && !s.shadow) return;  // nothing to report (observeLanes)
       c.beginAccesses(d, d.surface, &s);
-      uint32_t same = 0;
-      if (write)
-        for (unsigned i = 0; i < N; ++i) same |= uint32_t{laneSame(s, at + 4 * i, 4, c.t.regs.data() + d.raw[1], i)} << i;
-      observeRun(c, N, 4, at, write, same);
+      if (write) c.batch.writeData = c.t.regs.data() + d.raw[1];
+      observeRun(c, N, 4, at, write);
       return;
     }
   }

@@ -194,6 +194,7 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
     b.writes = 0;
     b.writeEnd = 0;
     b.runLanes = 0;
+    b.writeData = nullptr;
   }
   if (b.n == b.items.size()) b.items.resize(2 * b.items.size());
   b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok, atomic, same};
