@@ -142,10 +142,11 @@ struct Tokens {
 // One element access against the shadow words of its bytes: W is the writer
 // word of a byte, R its reader word, as plain references (exclusive) or atomic_ref.
 // Returns the other word met first that is not ordered with the access, or 0.
-// same(): whether the write stores the bytes the memory holds (asked on a conflict only).
+// sameByte(k): whether the write leaves byte from + k as the memory holds it (asked
+// where it meets another thread's write only).
 template <class Word, class Same>
-uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, Same same, const Tokens& tk,
-                    Finding::Kind& kind) {
+uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_t to, bool write, Same sameByte,
+                    const Tokens& tk, Finding::Kind& kind) {
   uint32_t other = 0;
   const uint32_t me = tk.me;
   for (uint64_t byte = from; byte < to; ++byte) {
@@ -153,7 +154,8 @@ uint32_t raceAccess(uint32_t* writers, uint32_t* readers, uint64_t from, uint64_
     if (write) {
       uint32_t old = writer.load();
       if (old != me) old = writer.exchange(me);
-      if (!tk.ordered(old) && !other && !same()) {  // (a write that changes nothing: no write/write race, E23)
+      // (a byte the write leaves as it is: no write/write race there, E23)
+      if (!tk.ordered(old) && !other && !sameByte(byte - from)) {
         other = old;
         kind = Finding::Kind::RaceWriteWrite;
       }
@@ -295,12 +297,13 @@ void RaceChecker::onAccesses(Observed& c, const AccessBatch& b) {
     uint32_t other;
     if (sh->exclusive && a.write && alreadyMine(writers, readers, a.addr, to, me, sh->noReads)) continue;
     if (!a.write && sh->exclusive) sh->noReads = false;
-    // (told before the store, AccessBatch::writeData: the memory still holds the bytes the write meets)
-    auto same = [&] {
-      if (a.same || !b.writeData || !b.space) return a.same;
-      uint32_t v;
-      std::memcpy(&v, b.writeData + 4 * a.lane, 4);
-      return storesSame(*b.space, a.addr, a.size, v);
+    // Told before the store (AccessBatch::writeData): the memory holds the byte the write
+    // meets, for no earlier lane of the instruction wrote it (the byte's writer would be this
+    // thread): the same byte as the other tier, which compares at the store.
+    auto same = [&](uint64_t k) {
+      if (k < 8 && ((a.sameBytes >> k) & 1)) return true;
+      if (!b.writeData || !b.space || k >= 4) return false;
+      return memLoad(*b.space, a.addr + k, 1) == b.writeData[4 * a.lane + k];
     };
     other = sh->exclusive ? raceAccess<PlainWord>(writers, readers, a.addr, to, a.write, same, tk, kind)
                           : raceAccess<SharedWord>(writers, readers, a.addr, to, a.write, same, tk, kind);

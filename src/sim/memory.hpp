@@ -115,10 +115,13 @@ inline uint64_t memLoad(const Space& s, uint64_t addr, unsigned bytes) {
   return v;
 }
 
-// --check (MemAccess::same): whether storing the low `bytes` bytes of v at addr would leave them as they are.
-inline bool storesSame(const Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
-  const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
-  return memLoad(s, addr, bytes) == (v & mask);
+// --check (MemAccess::sameBytes): bit k set where storing the low `bytes` bytes
+// (at most 8) of v at addr would leave byte k as it is.
+inline uint8_t unchangedBytes(const Space& s, uint64_t addr, unsigned bytes, uint64_t v) {
+  const uint64_t old = memLoad(s, addr, bytes);
+  uint8_t m = 0;
+  for (unsigned k = 0; k < bytes; ++k) m |= static_cast<uint8_t>(((old ^ v) >> (8 * k) & 0xff) == 0) << k;
+  return m;
 }
 
 // Writes the low `bytes` bytes of v little-endian at addr; must be in bounds.

@@ -21,7 +21,9 @@ struct MemAccess {
   bool write : 1 = false;
   bool inBounds : 1 = false;
   bool atomic : 1 = false;  // a read-modify-write of an atomic instruction (never a race)
-  bool same : 1 = false;    // a write of the bytes the memory holds already (no write/write race, E23)
+  // A write's bytes that the memory holds already (bit k: byte k of the element; no
+  // write/write race there, E23), where the access path stores before it tells.
+  uint8_t sameBytes = 0;
 };
 static_assert(sizeof(MemAccess) == 16, "a batch's accesses stay 16 bytes each");
 
@@ -49,8 +51,8 @@ struct AccessBatch {
   uint64_t runAddr = 0;
   bool runWrite = false;
   // Writes told before they happen (the fast tier's GATHER/SCATTER_SCALED): lane i writes the
-  // low `size` bytes of the dword at writeData + 4 i, and whether they are the bytes the memory
-  // holds (MemAccess::same) is worked out where a checker needs it. Else nullptr.
+  // low `size` bytes of the dword at writeData + 4 i, and which of them the memory holds
+  // (MemAccess::sameBytes) is worked out where a checker needs it. Else nullptr.
   const uint8_t* writeData = nullptr;
   std::vector<MemAccess> items = std::vector<MemAccess>(kMaxAccesses);
 };

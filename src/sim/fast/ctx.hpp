@@ -129,9 +129,9 @@ struct Ctx : Observed {
       batch.writeData = nullptr;
     }
   }
-  void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok, bool same = false) {
+  void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok, uint8_t sameBytes = 0) {
     if (!observer || batch.n >= kMaxAccesses) return;
-    batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok, false, same};
+    batch.items[batch.n++] = {addr, size, static_cast<uint8_t>(lane), write, ok, false, sameBytes};
     batch.anyOutOfBounds |= !ok;
     if (write && ok) {
       if (batch.writes++ && addr < batch.writeEnd) batch.writesApart = false;
@@ -160,9 +160,9 @@ struct Ctx : Observed {
   void write(Space& s, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
     addr = spaceAddress(s, addr);  // E31 (SLM)
     bool ok = inBounds(s, addr, bytes);
-    bool same = false;
+    uint8_t same = 0;
     if (ok) {
-      if constexpr (Record) same = observer && storesSame(s, addr, bytes, v);
+      if constexpr (Record) same = observer ? unchangedBytes(s, addr, bytes, v) : 0;
       memStore(s, addr, bytes, v);
       spaceBytes[s.statIndex][1] += bytes;
     }

@@ -178,7 +178,7 @@ void Exec::setRawU32(int f, unsigned elem, uint32_t v) { setRawBits(f, 4 * elem,
 // ---- memory: the one place where accesses happen and are observed ----
 
 void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
-                  bool atomic, bool same) {
+                  bool atomic, uint8_t sameBytes) {
   if (!batch) return;
   AccessBatch& b = *batch;
   if (spaceId != batchSpace_) {
@@ -197,7 +197,7 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
     b.writeData = nullptr;
   }
   if (b.n == b.items.size()) b.items.resize(2 * b.items.size());
-  b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok, atomic, same};
+  b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok, atomic, sameBytes};
   b.anyOutOfBounds |= !ok;
   if (write && ok) {
     if (b.writes++ && addr < b.writeEnd) b.writesApart = false;
@@ -227,9 +227,9 @@ uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, u
 void Exec::store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
   addr = spaceAddress(s, addr);  // E31 (SLM)
   bool ok = s.bound && inBounds(s, addr, bytes);
-  bool same = false;
+  uint8_t same = 0;
   if (ok) {
-    if (batch) same = storesSame(s, addr, bytes, v);
+    if (batch) same = unchangedBytes(s, addr, bytes, v);
     memStore(s, addr, bytes, v);
     (*mem_.spaceBytes)[s.statIndex][1] += bytes;
   }

@@ -276,7 +276,7 @@ class Exec {
   unsigned grf_;
   uint32_t batchSpace_ = 0xfffffffeu;  // the space of the open batch
   void record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
-              bool atomic = false, bool same = false);
+              bool atomic = false, uint8_t sameBytes = 0);
   uint32_t elemOffset(int f, unsigned k) const;
 };
 
