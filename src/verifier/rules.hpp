@@ -11,6 +11,10 @@
 
 namespace visakit {
 
+// A named warning: what Intel's compiler emits though a page forbids it
+// (spec-decisions A27), "MSG [-WNAME]"; an error under Options::warningsAsErrors.
+void addNamedWarning(Diagnostics& d, const Options& o, const char* name, SrcLoc loc, std::string msg, std::string where);
+
 class RuleCtx {
  public:
   RuleCtx(const Kernel& k, const InstrDesc& row, const Instruction& inst, unsigned grfSize, Diagnostics& d,
@@ -24,8 +28,7 @@ class RuleCtx {
   const Operand& field(const char* name) const { return inst_.f[row_.findName(name)]; }
   const SrcLoc& locOf(const Operand& o) const { return o.loc.line ? o.loc : inst_.loc; }
   void error(SrcLoc loc, std::string msg);
-  // A named warning: what Intel's compiler emits though a page forbids it
-  // (spec-decisions); an error under Options::warningsAsErrors.
+  // A named warning (addNamedWarning).
   void warning(const char* name, SrcLoc loc, std::string msg);
 
  private:

@@ -93,21 +93,13 @@ class Verifier {
 
   unsigned tsize(Type t) const { return typeSize_[static_cast<unsigned>(t) & 15]; }
 
-  void err(SrcLoc loc, std::string msg) {
-    std::string where;
-    if (loc.line == 0) {
-      where = inDecls_ ? fmt::format("kernel '{}'", k_.name)
-                       : fmt::format("kernel '{}', instruction #{}", k_.name, idx_);
-    }
-    d_.add(Severity::Error, loc, std::move(msg), std::move(where));
+  // Where a diagnostic without a source line is: the kernel, and the instruction past the declarations.
+  std::string whereOf(SrcLoc loc) const {
+    if (loc.line) return {};
+    return inDecls_ ? fmt::format("kernel '{}'", k_.name) : fmt::format("kernel '{}', instruction #{}", k_.name, idx_);
   }
-
-  // A named warning (an error under --Werror), as RuleCtx::warning.
-  void warn(const char* name, SrcLoc loc, std::string msg) {
-    std::string where;
-    if (loc.line == 0) where = fmt::format("kernel '{}', instruction #{}", k_.name, idx_);
-    d_.add(opts_.warningsAsErrors ? Severity::Error : Severity::Warning, loc, fmt::format("{} [-W{}]", msg, name), std::move(where));
-  }
+  void err(SrcLoc loc, std::string msg) { d_.add(Severity::Error, loc, std::move(msg), whereOf(loc)); }
+  void warn(const char* name, SrcLoc loc, std::string msg) { addNamedWarning(d_, opts_, name, loc, std::move(msg), whereOf(loc)); }
 
   // Byte size of a general variable; false if the id names nothing.
   bool varBytes(uint32_t id, Type& t, uint32_t& bytes) const {

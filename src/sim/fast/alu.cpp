@@ -1535,6 +1535,16 @@ Handler directOf(Opcode op, bool uq) {
     default: return nullptr;
   }
 }
+// pick.template operator()<N>() for the execution sizes the direct forms take (8, 16, 32).
+template <class F>
+Handler directByExec(unsigned exec, F pick) {
+  switch (exec) {
+    case 8: return pick.template operator()<8>();
+    case 16: return pick.template operator()<16>();
+    case 32: return pick.template operator()<32>();
+    default: return nullptr;
+  }
+}
 Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   auto contig8 = [](const DOperand& o) {
     return o.kind == DOperand::Kind::Reg && o.shape == DOperand::Shape::Contig && typeSize(o.type) == 8;
@@ -1551,16 +1561,10 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   if (op == Opcode::SEL) {
     const bool oneA = oneValue(a), oneB = oneValue(b);
     if ((!oneA && !contig8(a)) || (!oneB && !contig8(b)) || d.dst.shape != DOperand::Shape::Contig) return nullptr;
-    auto pickSel = [&]<unsigned N>() -> Handler {
+    return directByExec(d.exec, [&]<unsigned N>() -> Handler {
       if (oneA) return oneB ? wideSelDirect<N, true, true> : wideSelDirect<N, true, false>;
       return oneB ? wideSelDirect<N, false, true> : wideSelDirect<N, false, false>;
-    };
-    switch (d.exec) {
-      case 8: return pickSel.template operator()<8>();
-      case 16: return pickSel.template operator()<16>();
-      case 32: return pickSel.template operator()<32>();
-      default: return nullptr;
-    }
+    });
   }
   const bool cmp = op == Opcode::CMP;
   if (!contig8(a) || (!cmp && d.dst.shape != DOperand::Shape::Contig)) return nullptr;
@@ -1568,7 +1572,7 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   if (two && !oneB && !contig8(b)) return nullptr;
   // (a src1 that is one value: its loader applies its modifier)
   const unsigned mods = (a.mod != Mod::None ? 1 : 0) | (two && !oneB && b.mod != Mod::None ? 2 : 0);
-  auto pick = [&]<unsigned N>() -> Handler {
+  return directByExec(d.exec, [&]<unsigned N>() -> Handler {
     if (oneB) return mods ? directOf<N, true, 1>(op, uq) : directOf<N, true, 0>(op, uq);
     switch (mods) {
       case 0: return directOf<N, false, 0>(op, uq);
@@ -1576,13 +1580,7 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
       case 2: return directOf<N, false, 2>(op, uq);
       default: return directOf<N, false, 3>(op, uq);
     }
-  };
-  switch (d.exec) {
-    case 8: return pick.template operator()<8>();
-    case 16: return pick.template operator()<16>();
-    case 32: return pick.template operator()<32>();
-    default: return nullptr;
-  }
+  });
 }
 template <Opcode Op, bool Unsigned, unsigned N>
 constexpr Handler wideFn() {
