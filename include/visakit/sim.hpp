@@ -62,6 +62,12 @@ class PayloadSource {
   // The %sr0 value of the thread running in concurrency slot `slot` (0 .. the
   // launch's threads in flight - 1); nullopt: zero.
   virtual std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const = 0;
+  // The %hw_id of the thread running in concurrency slot `slot` (4_visa_header.md:
+  // "a unique identifier for all concurrent threads"); nullopt: zero.
+  virtual std::optional<uint32_t> hardwareThreadId(uint32_t slot) const {
+    (void)slot;
+    return std::nullopt;
+  }
   // Memory the thread of concurrency slot `slot` owns while it runs (scratch,
   // private memory): bytes [offset, offset + size) of the bound surface or
   // allocation `name`. It passes to the slot's next thread when the thread

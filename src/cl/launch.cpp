@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "visakit/visakit.hpp"
+
 namespace visakit::cl {
 
 // The hardware threads' payloads (spec-decisions K3-K6): r0 with the group
@@ -65,19 +67,25 @@ class ThreadPayloads final : public sim::PayloadSource {
     if (c < grf.size()) std::copy_n(crossThread.begin(), std::min(crossThread.size(), grf.size() - c), grf.begin() + c);
   }
 
-  // K7: %sr0 names the hardware thread; the slot in its bits 0-2, 4-5 and 7-13
-  // (those the kernels' private-memory slot computation keeps).
-  static uint32_t encodeSlot(uint32_t s) { return (s & 7) | ((s >> 3) & 3) << 4 | (s >> 5) << 7; }
+  // K7: %sr0 names the hardware thread: slot s in the bits IGC's private-memory
+  // code keeps and packs back into s: 0-2, 4-5 and 7-13, or 8-14 on Xe-HPC.
+  // %hw_id (which Gen9 and Gen12LP kernels use instead) is s itself.
+  static constexpr uint32_t kMaxSlots = 4096;  // 12 bits
+  bool xeHpcSr0 = false;
+  uint32_t encodeSlot(uint32_t s) const {
+    return (s & 7) | ((s >> 3) & 3) << 4 | (s >> 5) << (xeHpcSr0 ? 8 : 7);
+  }
   std::optional<std::array<uint32_t, 4>> stateRegister(uint32_t slot) const override {
     return std::array<uint32_t, 4>{encodeSlot(slot), 0, 0, 0};
   }
+  std::optional<uint32_t> hardwareThreadId(uint32_t slot) const override { return slot; }
 
   // K6, K7: what the thread of a slot owns: its S bytes of %scratch (from
-  // slot x S, as r0.5 says), its block of private memory (at its encoded slot).
+  // slot x S, as r0.5 says), its P bytes of private memory (from slot x P).
   std::vector<SlotMemory> slotMemory(uint32_t slot) const override {
     std::vector<SlotMemory> m;
     if (scratchPerThread) m.push_back({"%scratch", uint64_t{slot} * scratchPerThread, scratchPerThread});
-    if (privatePerThread) m.push_back({"private memory", encodeSlot(slot) * privatePerThread, privatePerThread});
+    if (privatePerThread) m.push_back({"private memory", uint64_t{slot} * privatePerThread, privatePerThread});
     return m;
   }
 };
@@ -150,6 +158,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     return false;
   }
   auto payload = std::make_shared<ThreadPayloads>();
+  payload->xeHpcSr0 = grfSizeOfPlatform(in.platform) == 64u;  // (Xe-HPC: the 64-byte GRF platforms, K11)
   payload->simd = in.simd;
   payload->grf = in.grfSize;
   payload->local = local;
@@ -273,7 +282,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
   }
   if (slm) out.cfg.slmBytes = slm;
   // Scratch (K6) and private memory (K7): a slot per hardware thread in flight.
-  const uint32_t slots = std::max(1u, in.jobs) * payload->threads;
+  const uint64_t slots = uint64_t{std::max(1u, in.jobs)} * payload->threads;
   if (pl.mediaVfeState && pl.mediaVfeState->perThreadScratchSpace) {
     payload->scratchPerThread = pl.mediaVfeState->perThreadScratchSpace;
     sim::SurfaceBinding b;
@@ -284,9 +293,14 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
   if (pl.privateMemory && pl.privateMemory->perThreadPrivateMemorySize) {
     const uint64_t per = uint64_t{pl.privateMemory->perThreadPrivateMemorySize} *
                          (pl.privateMemory->isSimtThread ? in.simd : 1);
-    const uint64_t n = uint64_t{ThreadPayloads::encodeSlot(slots - 1)} + 1;
+    if (slots > ThreadPayloads::kMaxSlots) {
+      err = fmt::format("{} host threads x {} hardware threads a work-group need {} private-memory slots; %sr0 names at "
+                        "most {} (use fewer --jobs)",
+                        std::max(1u, in.jobs), payload->threads, slots, ThreadPayloads::kMaxSlots);
+      return false;
+    }
     payload->privatePerThread = per;
-    auto [i, a] = place("private memory", std::vector<uint8_t>(per * n, 0));
+    auto [i, a] = place("private memory", std::vector<uint8_t>(per * slots, 0));
     (void)i;
     putLE(ctd, pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);
     bind(pl.privateMemory->surfaceStateHeapOffset, out.bindings.back().name);

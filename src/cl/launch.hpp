@@ -23,6 +23,7 @@ namespace visakit::cl {
 struct KernelLaunchInput {
   const Kernel* kernel = nullptr;       // the dumped vISA of the chosen SIMD variant
   unsigned grfSize = 32;
+  std::string platform;                 // the dump's platform (or ocloc's device name): K7's %sr0 layout
   unsigned simd = 0;                    // the variant's SIMD width
   const KernelPatchList* patches = nullptr;
   const ProgramScope* program = nullptr;                // program-scope buffers (may be null)

@@ -343,6 +343,7 @@ std::optional<LaunchShape> parseLaunchShape(std::string_view global, std::option
 }
 
 std::vector<uint8_t> scalarBytes(const ScalarArg& a) {
+  if (!a.raw.empty()) return a.raw;
   std::vector<uint8_t> b(scalarTypeSize(a.type));
   for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<uint8_t>(a.bits >> (8 * i));
   return b;
@@ -408,6 +409,7 @@ std::optional<KernelArgValue> parseArgValue(unsigned index, std::string_view spe
     }
     BufferArg b;
     b.spec = std::string(spec);
+    b.file = true;
     b.bytes.resize(size);
     in.read(reinterpret_cast<char*>(b.bytes.data()), static_cast<std::streamsize>(size));
     if (static_cast<uint64_t>(in.gcount()) != size || in.peek() != std::char_traits<char>::eof()) {
@@ -676,17 +678,27 @@ std::vector<std::string> checkArgs(const std::vector<KernelParam>& params, size_
         const auto* s = std::get_if<ScalarArg>(&v);
         std::optional<uint64_t> size = ti.argSize ? ti.argSize : ti.valueSize();
         std::string sizeText = size ? fmt::format(" ({} byte{})", *size, *size == 1 ? "" : "s") : std::string();
-        if (!s) {
-          problems.push_back(fmt::format("{} is {}{}; {} is a buffer (use TYPE:VALUE)", who, withArticle(type), sizeText, spec));
+        if (const auto* b = std::get_if<BufferArg>(&v); b && b->file) {
+          // A file of exactly its bytes: the value as raw bytes (vectors and structs of any size;
+          // one of unknown size, a typedef name, is checked where it is set).
+          if (size && b->bytes.size() != *size)
+            problems.push_back(fmt::format("{} is {}{}; {} gives {} byte{}", who, withArticle(type), sizeText, spec,
+                                           b->bytes.size(), b->bytes.size() == 1 ? "" : "s"));
           break;
         }
-        const unsigned givenBytes = scalarTypeSize(s->type);
+        if (!s) {
+          problems.push_back(fmt::format("{} is {}{}; {} is {} (use TYPE:VALUE, or @FILE of its bytes)", who,
+                                         withArticle(type), sizeText, spec,
+                                         std::holds_alternative<LocalArg>(v) ? "a __local buffer" : "a buffer"));
+          break;
+        }
+        const uint64_t givenBytes = s->raw.empty() ? scalarTypeSize(s->type) : s->raw.size();
         if (size && *size != givenBytes) {
           problems.push_back(fmt::format("{} is {}{}; {} gives {} byte{}", who, withArticle(type), sizeText, spec, givenBytes,
                                          givenBytes == 1 ? "" : "s"));
           break;
         }
-        if (!ti.scalar) break;  // struct, typedef name: only the size is known
+        if (!ti.scalar || !s->raw.empty()) break;  // struct, typedef name: only the size is known; raw bytes: any
         const bool paramFloat = ti.components == 1 && ti.scalar != ScalarType::F16 && isFloat(*ti.scalar);
         if (paramFloat && !isFloat(s->type)) {
           problems.push_back(fmt::format("{} is {}{}; {} is an integer (use {}:VALUE)", who, withArticle(type), sizeText, spec,
@@ -709,6 +721,18 @@ std::vector<std::string> checkKernelArgs(const std::vector<KernelParam>& params,
   return checkArgs(params, args.values.size(), [&](size_t i) -> const KernelArgValue* {
     return args.values[i] ? &*args.values[i] : nullptr;
   });
+}
+
+void takeByValueFiles(const std::vector<KernelParam>& params, KernelArgs& args) {
+  for (size_t i = 0; i < params.size() && i < args.values.size(); ++i) {
+    if (params[i].address != AddressQualifier::Private || !args.values[i]) continue;
+    if (const auto* b = std::get_if<BufferArg>(&*args.values[i]); b && b->file) {
+      ScalarArg s;
+      s.raw = b->bytes;
+      s.spec = b->spec;
+      args.values[i] = std::move(s);
+    }
+  }
 }
 
 std::vector<std::string> checkKernelArgs(const std::vector<KernelParam>& params, std::span<const KernelArgValue> args) {

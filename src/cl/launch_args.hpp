@@ -67,6 +67,7 @@ bool isSigned(ScalarType t);  // signed integers
 struct BufferArg {
   std::vector<uint8_t> bytes;
   std::string spec;  // as written, for messages: "@in.bin", "zero:64"
+  bool file = false;  // @FILE (a by-value parameter may take its bytes: takeByValueFiles)
 };
 // A __local buffer of N bytes (`local:N`).
 struct LocalArg {
@@ -77,11 +78,13 @@ struct LocalArg {
 struct ScalarArg {
   ScalarType type = ScalarType::U32;
   uint64_t bits = 0;
-  std::string spec;  // as written: "u32:64"
+  std::string spec;           // as written: "u32:64"
+  std::vector<uint8_t> raw{};  // a by-value parameter given as @FILE: its bytes (then type and bits are unused)
 };
 using KernelArgValue = std::variant<BufferArg, LocalArg, ScalarArg>;
 
-// The argument's value as the bytes clSetKernelArg takes (scalars only; size = the type's size).
+// The argument's value as the bytes clSetKernelArg takes (scalars only; size = the type's
+// size, or the file's for one given as @FILE).
 std::vector<uint8_t> scalarBytes(const ScalarArg& a);
 // "@in.bin", "zero:64", "local:256", "u32:64": how the argument was given.
 std::string argSpecText(const KernelArgValue& v);
@@ -141,6 +144,9 @@ TypeInfo parseTypeName(std::string_view typeName);
 // Samplers and images are not supported. Returns one message per problem, in
 // argument order; empty when the arguments fit.
 std::vector<std::string> checkKernelArgs(const std::vector<KernelParam>& params, const KernelArgs& args);
+// CL10: a by-value parameter given as @FILE (checked: exactly its size) takes the
+// file's bytes as its value; after checkKernelArgs.
+void takeByValueFiles(const std::vector<KernelParam>& params, KernelArgs& args);
 // The same for a full list of values (one per argument, as the runner takes them).
 std::vector<std::string> checkKernelArgs(const std::vector<KernelParam>& params, std::span<const KernelArgValue> args);
 

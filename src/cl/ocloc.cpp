@@ -270,7 +270,8 @@ bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err) {
   }
   std::string outFile = root + "/ocloc.stdout", errFile = root + "/ocloc.stderr";
 
-  std::vector<std::string> args = {exe, "compile", "-file", source, "-device", req.device, "-q", "-out_dir", outDir};
+  // (no -q: it drops the build log, which is what a failed compile has to say)
+  std::vector<std::string> args = {exe, "compile", "-file", source, "-device", req.device, "-out_dir", outDir};
   if (!req.options.empty()) {
     args.push_back("-options");
     args.push_back(req.options);

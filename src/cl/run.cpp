@@ -176,6 +176,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       // CL23: written once the compile succeeded, into a folder of its own (never over one).
       if (fs::exists(rq.keepDumps, ec))
         return failed(1, fmt::format("--keep-dumps {}: it exists; give a new folder", rq.keepDumps));
+      if (const fs::path up = fs::path(rq.keepDumps).parent_path(); !up.empty() && !fs::is_directory(up, ec))
+        return failed(1, fmt::format("--keep-dumps {}: there is no folder '{}' to make it in", rq.keepDumps, up.string()));
       fs::copy(dumpDir, rq.keepDumps, fs::copy_options::recursive, ec);
       if (ec) {
         const std::string why = ec.message();
@@ -222,6 +224,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   }
   if (auto problems = checkKernelArgs(paramsOf(*patches), *args); !problems.empty())
     return failed(1, fmt::format("{} (kernel '{}')", fmt::join(problems, "; "), rq.kernel));
+  takeByValueFiles(paramsOf(*patches), *args);
 
   // ---- the kernel's vISA ----
   res.kernelFile = dk->chosen.visaasm;
@@ -271,6 +274,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   KernelLaunchInput in;
   in.kernel = k;
   in.grfSize = res.grfSize;
+  in.platform = res.platform.empty() ? rq.device : res.platform;
   in.simd = res.simd;
   in.patches = patches;
   in.program = program;
@@ -368,7 +372,10 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       const int32_t file = lines[f.instruction].file;
       std::string name = file >= 0 && static_cast<size_t>(file) < k->strings.size() ? k->strings[file] : "";
       // A compile of ours names its temporary copy of the one input file: name the input.
+      // A dump folder's compile named one that is gone by now: IGC's copy in the folder.
       if (compiled) name = rq.input;
+      else if (std::error_code ec; !name.empty() && !fs::exists(name, ec))
+        if (std::string copy = (fs::path(dumpDir) / (prog.name + ".cl")).string(); fs::exists(copy, ec)) name = copy;
       cf.sourceFile = name;
       std::string text = compiled ? source : "";
       if (text.empty() && !name.empty()) readFile(name, text);

@@ -140,8 +140,9 @@ Runner addCl(CLI::App& app) {
   cmd->add_option("--keep-dumps", rq.keepDumps,
                   "DIR: keep the compile's IGC dumps in DIR (a new folder; INPUT may then be DIR in later runs)");
   cmd->add_option("--arg", rq.args,
-                  "I=SPEC: argument I (from 0): @FILE (a __global buffer with FILE's bytes), zero:N (N zero bytes),\n"
-                  "local:N (a __local buffer), TYPE:VALUE (a scalar; TYPE i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)")
+                  "I=SPEC: argument I (from 0): @FILE (a __global buffer with FILE's bytes, or a by-value argument's\n"
+                  "bytes: a float4, a struct), zero:N (N zero bytes), local:N (a __local buffer),\n"
+                  "TYPE:VALUE (a scalar; TYPE i8 u8 i16 u16 i32 u32 i64 u64 f32 f64)")
       ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--out", rq.outs, "I=FILE: write argument I's buffer to FILE after the run")
       ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -78,6 +78,24 @@ void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
   }
 }
 
+// E3: whether writes x and y of one batch put the same bytes where they
+// overlap (their order then cannot change the memory): from the data told
+// with the batch, or else from the later store's MemAccess::sameBytes (the
+// bytes it found already there, the earlier one's).
+static bool sameBytesWritten(const AccessBatch& b, uint32_t x, uint32_t y) {
+  const MemAccess &p = b.items[x], &q = b.items[y];
+  const uint64_t lo = std::max(p.addr, q.addr), hi = std::min(p.addr + p.size, q.addr + q.size);
+  if (b.writeData) {
+    for (uint64_t a = lo; a < hi; ++a)
+      if (b.writeData[4 * p.lane + (a - p.addr)] != b.writeData[4 * q.lane + (a - q.addr)]) return false;
+    return true;
+  }
+  const MemAccess& later = x > y ? p : q;
+  for (uint64_t a = lo; a < hi; ++a)
+    if (a - later.addr >= 8 || !((later.sameBytes >> (a - later.addr)) & 1)) return false;
+  return true;
+}
+
 void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
   // In-bounds writes in address order; an overlap between different lanes is a finding.
   if (b.writes < 2 || b.writesApart) return;
@@ -103,7 +121,7 @@ void SameAddressChecker::onAccesses(Observed& c, const AccessBatch& b) {
   for (uint32_t k = 1; k < n; ++k) {
     const MemAccess& cur = b.items[idx[k]];
     const MemAccess& f = b.items[far];
-    if (cur.addr < f.addr + f.size && cur.lane != f.lane) {
+    if (cur.addr < f.addr + f.size && cur.lane != f.lane && !sameBytesWritten(b, idx[k], far)) {
       FindingExample e;
       e.thread = c.threadId;
       e.lane = std::max(cur.lane, f.lane);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "visakit/isa.hpp"
+#include "visakit/kernel.hpp"
 
 namespace visakit::sim {
 
@@ -45,6 +46,20 @@ inline i128 extendInt(uint64_t bits, Type t) {
     return static_cast<i128>(bits) - (i128{1} << n);
   }
   return static_cast<i128>(bits);
+}
+
+// Chapter 5 "Source Modifiers" on an integer source's value v (of type t):
+// `-` and `abs` give the exact value (E13), but where the value is converted to
+// a floating-point destination they act in the source's own type, two's
+// complement: -(-2^31) of a D is -2^31 (spec-decisions E13).
+inline i128 intModified(i128 v, Mod m, Type t, bool toFloat) {
+  switch (m) {
+    case Mod::Neg: v = -v; break;
+    case Mod::Abs: v = v < 0 ? -v : v; break;
+    case Mod::NegAbs: v = v < 0 ? v : -v; break;
+    default: return v;
+  }
+  return toFloat ? extendInt(lowBits(v, intBits(t)), t) : v;
 }
 
 // Integer result -> integer destination: "bit truncation" ("Integer to Integer

@@ -170,6 +170,7 @@ std::vector<ByteRange> PayloadLayout::written() const {
   std::vector<ByteRange> r;
   for (const PayloadCopy& c : copies) r.push_back({c.to, c.to + c.bytes});
   if (sr0.bytes) r.push_back({sr0.to, sr0.to + sr0.bytes});
+  if (hwId.bytes) r.push_back({hwId.to, hwId.to + hwId.bytes});
   return r;
 }
 
@@ -187,6 +188,8 @@ PayloadLayout payloadLayout(const Kernel& k, const Layout& p, unsigned grfSize) 
     if (in.cls == Input::Class::General && in.offset >= 0) add(in.id, static_cast<uint32_t>(in.offset), in.size);
   if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present)
     pl.sr0 = {0, p.vars[kVarSr0].offset, std::min<uint32_t>(16, p.vars[kVarSr0].bytes)};
+  if (kVarHwId < p.vars.size() && p.vars[kVarHwId].present)
+    pl.hwId = {0, p.vars[kVarHwId].offset, std::min<uint32_t>(4, p.vars[kVarHwId].bytes)};
   return pl;
 }
 
@@ -203,6 +206,8 @@ uint32_t loadPayload(const PayloadSource& ps, const PayloadLayout& pl, const Thr
   if (pl.sr0.bytes)
     if (auto sr0 = ps.stateRegister(slot)) std::memcpy(regs + pl.sr0.to, sr0->data(), pl.sr0.bytes);
   if (pl.sr0.bytes >= 12) putDispatchMask(regs + pl.sr0.to, mask);
+  if (pl.hwId.bytes)
+    if (auto id = ps.hardwareThreadId(slot)) std::memcpy(regs + pl.hwId.to, &*id, pl.hwId.bytes);
   return mask;
 }
 

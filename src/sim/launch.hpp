@@ -64,6 +64,7 @@ struct PayloadLayout {
   size_t grfBytes = 0;              // the payload buffer the source fills (its highest input's end)
   std::vector<PayloadCopy> copies;  // %r0, then each general input the layout has
   PayloadCopy sr0;                  // bytes 0: the kernel names no %sr0
+  PayloadCopy hwId;                 // bytes 0: the kernel names no %hw_id
   // The register bytes a thread's payload writes (copies and %sr0).
   std::vector<ByteRange> written() const;
 };

@@ -11,7 +11,7 @@
 namespace visakit::sim {
 
 // Predefined variables both tiers set at a thread's start (chapter 3 "Thread Payload").
-constexpr unsigned kVarR0 = 7, kVarSr0 = 13;
+constexpr unsigned kVarR0 = 7, kVarHwId = 12, kVarSr0 = 13;
 
 // Bytes [lo, hi) of the register file.
 struct ByteRange {

@@ -249,6 +249,13 @@ TEST(ClCli, KeepDumps) {
   auto again = vtest::runCli("cl " + kept + args + " --check");
   EXPECT_EQ(again.exit, 3) << again.output;
   EXPECT_NE(again.output.find(kept + "/"), std::string::npos) << again.output;  // the vISA named in the kept folder
+  // The compile's temporary copy of the source is gone: the line is named in IGC's copy in the folder.
+  EXPECT_NE(again.output.find(".cl:"), std::string::npos) << again.output;
+  EXPECT_EQ(again.output.find("visakit-cl-"), std::string::npos) << again.output;
+  auto noParent = vtest::runCli("cl '" + corpus("broken_oob.cl") + "' --keep-dumps " + (t.dir / "none" / "k").string() + args);
+  EXPECT_EQ(noParent.exit, 1) << noParent.output;
+  EXPECT_NE(noParent.output.find("there is no folder '" + (t.dir / "none").string() + "'"), std::string::npos)
+      << noParent.output;
   auto exists = vtest::runCli("cl '" + corpus("broken_oob.cl") + "' --keep-dumps " + kept + args);
   EXPECT_EQ(exists.exit, 1) << exists.output;
   EXPECT_NE(exists.output.find("it exists"), std::string::npos) << exists.output;

@@ -251,8 +251,9 @@ TEST(ClLaunch, SharedLocalMemoryLayout) {
 }
 
 // K6, K7: scratch of MEDIA_VFE_STATE bytes per hardware thread in flight,
-// r0.5 = slot * that; private memory with %sr0 naming the slot in bits 0-2,
-// 4-5 and 7-13, one per-thread (or per-lane x SIMD) block per encoded slot.
+// r0.5 = slot * that; private memory one per-thread (or per-lane x SIMD) block
+// per slot, in slot order, the slot named by %hw_id and by %sr0 in the bits
+// IGC's code packs back into it (0-2, 4-5 and 7-13; 8-14 on Xe-HPC).
 TEST(ClLaunch, ScratchAndPrivateMemorySlots) {
   Fixture f;
   MediaVfeState vfe;
@@ -269,44 +270,55 @@ TEST(ClLaunch, ScratchAndPrivateMemorySlots) {
   in.shape.global = {16 * 40, 1, 1};
   in.shape.local = std::array<uint64_t, 3>{16 * 40, 1, 1};  // 40 threads a group
   in.jobs = 1;
+  for (const char* platform : {"DG2", "PVCXT", "SKL"}) {
+    SCOPED_TRACE(platform);
+    in.platform = platform;
+    PreparedLaunch l;
+    std::string err;
+    ASSERT_TRUE(prepareKernelLaunch(in, l, err)) << err;
+    const sim::SurfaceBinding* scratch = nullptr;
+    const sim::SurfaceBinding* priv = nullptr;
+    for (const sim::SurfaceBinding& b : l.bindings) {
+      if (b.name == "%scratch") scratch = &b;
+      if (b.name == "private memory") priv = &b;
+    }
+    ASSERT_TRUE(scratch && priv);
+    EXPECT_EQ(scratch->bytes.size(), 40u * 1024);
+    EXPECT_EQ(priv->bytes.size(), 40u * 12 * 16);  // slots 0..39, 12 x SIMD16 bytes each
+    EXPECT_EQ(le(l.crossThread, 0, 8), 0x100000u);
+    uint32_t mask = 0;
+    std::vector<uint8_t> g = startThread(l, {0, 0, 0}, 3, 5, mask);
+    EXPECT_EQ(le(g, 20, 4), 5u * 1024);
+    // Slot 37 = 0b100101: bits 0-2 = 5, bits 3-4 = 0, the rest 1 -> 5 | 0 << 4 | 1 << 7 (or << 8).
+    const bool xeHpc = std::string(platform) == "PVCXT";
+    for (auto [slot, sr0, sr0Hpc] : {std::tuple<uint32_t, uint32_t, uint32_t>{0, 0, 0}, {7, 7, 7}, {8, 16, 16},
+                                     {24, 48, 48}, {32, 128, 256}, {37, 133, 261}}) {
+      auto v = l.cfg.payload->stateRegister(slot);
+      ASSERT_TRUE(v);
+      EXPECT_EQ((*v)[0], xeHpc ? sr0Hpc : sr0) << slot;
+      EXPECT_EQ(l.cfg.payload->hardwareThreadId(slot), std::optional<uint32_t>(slot));
+    }
+    // What a slot's thread owns (K6, K7): %scratch from slot x 1024, 1024 bytes;
+    // private memory from slot x 192 (12 x SIMD16), 192 bytes.
+    for (auto [slot, scratchAt, privateAt] : {std::tuple<uint32_t, uint64_t, uint64_t>{0, 0, 0}, {5, 5120, 960},
+                                              {8, 8192, 1536}, {39, 39936, 7488}}) {
+      std::vector<sim::PayloadSource::SlotMemory> m = l.cfg.payload->slotMemory(slot);
+      ASSERT_EQ(m.size(), 2u);
+      EXPECT_EQ(m[0].name, "%scratch");
+      EXPECT_EQ(m[0].offset, scratchAt) << slot;
+      EXPECT_EQ(m[0].size, 1024u);
+      EXPECT_EQ(m[1].name, "private memory");
+      EXPECT_EQ(m[1].offset, privateAt) << slot;
+      EXPECT_EQ(m[1].size, 192u);
+    }
+    EXPECT_EQ(7488u + 192u, priv->bytes.size());
+  }
+  // %sr0 names at most 4096 slots: 103 host threads x 40 threads a group do not fit.
+  in.jobs = 103;
   PreparedLaunch l;
   std::string err;
-  ASSERT_TRUE(prepareKernelLaunch(in, l, err)) << err;
-  const sim::SurfaceBinding* scratch = nullptr;
-  const sim::SurfaceBinding* priv = nullptr;
-  for (const sim::SurfaceBinding& b : l.bindings) {
-    if (b.name == "%scratch") scratch = &b;
-    if (b.name == "private memory") priv = &b;
-  }
-  ASSERT_TRUE(scratch && priv);
-  EXPECT_EQ(scratch->bytes.size(), 40u * 1024);
-  // Slots 0..39: the last, 39 = 0b100111, encodes as 7 | 0 << 4 | 1 << 7 = 135:
-  // 136 blocks of 12 x 16 bytes.
-  EXPECT_EQ(priv->bytes.size(), 136u * 12 * 16);
-  EXPECT_EQ(le(l.crossThread, 0, 8), 0x100000u);
-  uint32_t mask = 0;
-  std::vector<uint8_t> g = startThread(l, {0, 0, 0}, 3, 5, mask);
-  EXPECT_EQ(le(g, 20, 4), 5u * 1024);
-  for (auto [slot, sr0] : {std::pair<uint32_t, uint32_t>{0, 0}, {7, 7}, {8, 16}, {24, 48}, {32, 128}, {37, 133}}) {
-    auto v = l.cfg.payload->stateRegister(slot);
-    ASSERT_TRUE(v);
-    EXPECT_EQ((*v)[0], sr0) << slot;
-  }
-  // What a slot's thread owns (K6, K7): %scratch from slot x 1024, 1024 bytes;
-  // private memory at its encoded slot x 192 (12 x SIMD16): slot 5 -> 5,
-  // 960; slot 8 -> 16, 3072; slot 39 -> 135, 25,920, the last of the 136 blocks.
-  for (auto [slot, scratchAt, privateAt] : {std::tuple<uint32_t, uint64_t, uint64_t>{0, 0, 0}, {5, 5120, 960},
-                                            {8, 8192, 3072}, {39, 39936, 25920}}) {
-    std::vector<sim::PayloadSource::SlotMemory> m = l.cfg.payload->slotMemory(slot);
-    ASSERT_EQ(m.size(), 2u);
-    EXPECT_EQ(m[0].name, "%scratch");
-    EXPECT_EQ(m[0].offset, scratchAt) << slot;
-    EXPECT_EQ(m[0].size, 1024u);
-    EXPECT_EQ(m[1].name, "private memory");
-    EXPECT_EQ(m[1].offset, privateAt) << slot;
-    EXPECT_EQ(m[1].size, 192u);
-  }
-  EXPECT_EQ(25920u + 192u, priv->bytes.size());
+  EXPECT_FALSE(prepareKernelLaunch(in, l, err));
+  EXPECT_NE(err.find("4120 private-memory slots"), std::string::npos) << err;
 }
 
 // K5: a char in a 4-byte slot: its byte, then zeros (not sign-extended); a

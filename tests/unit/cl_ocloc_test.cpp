@@ -167,7 +167,7 @@ TEST(ClOcloc, ArgumentsEnvironmentAndDirectory) {
   EXPECT_EQ(run.exitCode, 0);
   EXPECT_EQ(run.stdoutText, "said this\n");
   EXPECT_EQ(lines(vtest::readAll(fs::path(root) / "args.txt")),
-            (std::vector<std::string>{"compile", "-file", sb.source(), "-device", "tgllp", "-q", "-out_dir",
+            (std::vector<std::string>{"compile", "-file", sb.source(), "-device", "tgllp", "-out_dir",
                                       root + "/out", "-options", "-cl-std=CL2.0 -DX=\"a b\""}));
   EXPECT_EQ(lines(vtest::readAll(fs::path(root) / "env.txt")),
             (std::vector<std::string>{"1", root + "/dump", "kept"}));
@@ -222,6 +222,21 @@ TEST(ClOcloc, SigintDuringTheRun) {
   EXPECT_TRUE(WIFSIGNALED(st) && WTERMSIG(st) == SIGINT) << st;
   EXPECT_EQ(sb.leftInTmp(), 0u);
   EXPECT_NE(::kill(ocloc, 0), 0);  // gone (killed and reaped by the handler)
+}
+
+// The real ocloc: a compile error is told with the build log (the offending line).
+TEST(ClOcloc, RealOclocFailureShowsTheBuildLog) {
+  ASSERT_FALSE(findOcloc().empty()) << "ocloc not installed: run scripts/setup.sh (package intel-opencl-icd)";
+  Sandbox sb("realfail");
+  fs::path src = sb.dir / "bad.cl";
+  std::ofstream(src) << "__kernel void k(__global int* o) { o[0] = undefined_thing; }\n";
+  OclocRun run;
+  std::string err;
+  EXPECT_FALSE(runOcloc({src.string(), "skl", "", ""}, run, err));
+  EXPECT_NE(err.find("error: use of undeclared identifier 'undefined_thing'"), std::string::npos) << err;
+  EXPECT_NE(err.find("o[0] = undefined_thing;"), std::string::npos) << err;
+  EXPECT_FALSE(run.dir);
+  EXPECT_EQ(sb.leftInTmp(), 0u);
 }
 
 // The real ocloc (scripts/setup.sh installs it): a dump this code reads end to end.

@@ -1309,17 +1309,19 @@ LOOP:
 
 TEST_F(SimCli, JsonReportsStatsAndFindings) {
   std::string k = write("k.visaasm", std::string(kHeader) + R"(.decl Offs v_type=G type=ud num_elts=8 align=GRF
+.decl Data v_type=G type=ud num_elts=8 align=GRF
 .decl Out v_type=T num_elts=1
     mov (M1_NM, 8) Offs(0,0)<1> 0x0:ud
-    scatter_scaled.4 (M1, 8) Out 0x0:ud Offs.0 Offs.0
+    mov (M1_NM, 8) Data(0,0)<1> 0x76543210:v
+    scatter_scaled.4 (M1, 8) Out 0x0:ud Offs.0 Data.0
     ret (M1, 1)
 )");
   Cli c = runCli(fmt::format("'{}' --surface Out=zero:4 --check --json --simd 8", k));
   EXPECT_EQ(c.exit, 3) << c.err;
-  EXPECT_NE(c.out.find("\"instructions\": 3"), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("\"instructions\": 4"), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("\"kind\": \"two lanes write the same address\""), std::string::npos) << c.out;
   EXPECT_NE(c.out.find("\"bytes_written\": 32"), std::string::npos) << c.out;
-  EXPECT_NE(c.err.find("k.visaasm:6:5: error: two lanes write the same address in surface 'Out' (4 bytes) (7 times)"),
+  EXPECT_NE(c.err.find("k.visaasm:8:5: error: two lanes write the same address in surface 'Out' (4 bytes) (7 times)"),
             std::string::npos)
       << c.err;
 }

@@ -329,7 +329,11 @@ CpuRunResult runHere(const CpuRunRequest& q) {
     std::vector<MemPtr> mems(q.args.size());
     for (size_t i = 0; i < q.args.size(); ++i) {
       const std::string what = fmt::format("clSetKernelArg (argument {}, {})", i, argSpecText(q.args[i]));
-      if (const auto* b = std::get_if<BufferArg>(&q.args[i])) {
+      // (a by-value parameter given as @FILE takes the file's bytes: spec-decisions CL10)
+      const bool byValue = i < r.params.size() && r.params[i].address == AddressQualifier::Private;
+      if (const auto* b = std::get_if<BufferArg>(&q.args[i]); b && byValue && b->file) {
+        check(clSetKernelArg(kernel.get(), static_cast<cl_uint>(i), b->bytes.size(), b->bytes.data()), what);
+      } else if (const auto* b = std::get_if<BufferArg>(&q.args[i])) {
         // COPY_HOST_PTR only reads the bytes; the cast is the C API's.
         mems[i].reset(clCreateBuffer(context.get(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, b->bytes.size(),
                                      const_cast<uint8_t*>(b->bytes.data()), &e));

@@ -26,35 +26,28 @@ namespace {
 // ---------------------------------------------------------------- loaders
 
 // Source modifiers (chapter 5 "modifiers"): ~ (logic) acts on the source's
-// bits in its own type; -, abs (arithmetic) on its value.
-void intMod(const DOperand& o, unsigned n, i128* out) {
-  switch (o.mod) {
-    case Mod::Not:
-      for (unsigned k = 0; k < n; ++k) out[k] = extendInt(~lowBits(out[k], intBits(o.type)), o.type);
-      break;
-    case Mod::Neg:
-      for (unsigned k = 0; k < n; ++k) out[k] = -out[k];
-      break;
-    case Mod::Abs:
-      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? -out[k] : out[k];
-      break;
-    case Mod::NegAbs:
-      for (unsigned k = 0; k < n; ++k) out[k] = out[k] < 0 ? out[k] : -out[k];
-      break;
-    default: break;
+// bits in its own type; -, abs (arithmetic) on its value (intModified: in its
+// own type where the destination is a float).
+void intMod(const DInst& d, const DOperand& o, i128* out) {
+  if (o.mod == Mod::None) return;
+  if (o.mod == Mod::Not) {
+    for (unsigned k = 0; k < d.exec; ++k) out[k] = extendInt(~lowBits(out[k], intBits(o.type)), o.type);
+    return;
   }
+  const bool toFloat = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type);
+  for (unsigned k = 0; k < d.exec; ++k) out[k] = intModified(out[k], o.mod, o.type, toFloat);
 }
 
 template <class T>
 void loadIntReg(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
   for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.reg<T>(o.off[k]));
-  intMod(o, d.exec, out);
+  intMod(d, o, out);
 }
 // A float-typed operand in an integer operation: its bits, zero-extended.
 template <unsigned Bytes>
 void loadIntRegBits(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
   for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.regBits(o.off[k], Bytes));
-  intMod(o, d.exec, out);
+  intMod(d, o, out);
 }
 void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
   Type t = isFloatType(o.type) ? (typeSize(o.type) == 8 ? Type::UQ : typeSize(o.type) == 2 ? Type::UW : Type::UD) : o.type;
@@ -65,7 +58,7 @@ void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
     for (unsigned k = 0; k < o.immPeriod && k < 8; ++k) v[k] = extendInt(o.imm[k], t);
     for (unsigned k = 0; k < d.exec; ++k) out[k] = v[k % o.immPeriod];
   }
-  intMod(o, d.exec, out);
+  intMod(d, o, out);
 }
 // Predicate source: "contiguous elements ... starting from the offset
 // specified by the instruction's mask control" (chapter 5 "Predicate Operands").
@@ -75,7 +68,7 @@ void loadIntPred(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
     unsigned b = k + d.maskOff;
     out[k] = b < 32 ? (p >> b) & 1 : 0;
   }
-  intMod(o, d.exec, out);
+  intMod(d, o, out);
 }
 // MOV page: a predicate source is "interpreted as an unsigned integer, with
 // element 0 corresponding to the LSB"; bits past its size are zero (E13).

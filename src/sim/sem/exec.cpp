@@ -80,7 +80,7 @@ void Exec::setPredElem(int f, unsigned k, bool v) {
 }
 
 // Chapter 5 "Source Modifiers": ~ acts on the source's bits in its own type;
-// -, abs on its value.
+// -, abs on its value (intModified: in its own type where the destination is a float).
 i128 Exec::intValue(int f, unsigned k) const {
   const RefOperand& o = op(f);
   Type t = o.type;
@@ -89,13 +89,9 @@ i128 Exec::intValue(int f, unsigned k) const {
   if (o.kind == Operand::Kind::Predicate) v = static_cast<i128>(b);
   else if (isFloatType(t)) v = static_cast<i128>(lowBits(static_cast<i128>(b), intBits(t)));  // a float's bits, zero-extended
   else v = extendInt(b, t);
-  switch (o.mod) {
-    case Mod::Not: return extendInt(~lowBits(v, intBits(t)), t);
-    case Mod::Neg: return -v;
-    case Mod::Abs: return v < 0 ? -v : v;
-    case Mod::NegAbs: return v < 0 ? v : -v;
-    default: return v;
-  }
+  if (o.mod == Mod::Not) return extendInt(~lowBits(v, intBits(t)), t);
+  const RefOperand& d = op(dst());
+  return intModified(v, o.mod, t, d.kind != Operand::Kind::Predicate && isFloatType(d.type));
 }
 
 double Exec::floatValue(int f, unsigned k) const {

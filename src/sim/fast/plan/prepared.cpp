@@ -50,10 +50,11 @@ FormKey keyOf(const Kernel& k, const Launch& l, const std::vector<Space>& spaces
 }
 
 // Whether an explicit launch's threads may observe their concurrency slot:
-// the kernel names %sr0, reads the scratch offset in %r0 (bytes 20-23, K3), or
-// uses %scratch.
+// the kernel names %sr0 or %hw_id, reads the scratch offset in %r0 (bytes
+// 20-23, K3), or uses %scratch.
 bool observesSlot(const Program& p, const Launch& l) {
-  if (kVarSr0 < p.vars.size() && p.vars[kVarSr0].present) return true;
+  for (unsigned v : {kVarSr0, kVarHwId})
+    if (v < p.vars.size() && p.vars[v].present) return true;
   if (l.use.usesSurface.size() > kSurfScratch && l.use.usesSurface[kSurfScratch]) return true;
   if (kVarR0 >= p.vars.size() || !p.vars[kVarR0].present) return false;
   const ByteRange scratchOffset{p.vars[kVarR0].offset + 20, p.vars[kVarR0].offset + 24};
