@@ -83,6 +83,9 @@ struct Result {
   std::vector<ClFinding> findings;
   bool compared = false;
   std::vector<ArgComparison> comparisons;
+  // The kernel's printf output (K12), formatted as Intel's runtime prints it after the run;
+  // printfError: the buffer overflowed or holds a record the formatter cannot read.
+  std::string printfText, printfError;
 };
 
 // Runs one launch and keeps nothing for later ones (a Session, below, does).

@@ -39,10 +39,11 @@ struct Parsed {
   bool progbin = false;
   bool kernelFile = false;
   unsigned retry = 0, simd = 0, entry = 0;
+  int function = -1;  // _f<K>: a function the kernel calls, compiled apart
   std::string ext;
 };
 
-// OCL_asm<hash>.progbin, OCL_asm<hash>[_<retry>]_simd<N>_entry_<NNNN>.<ext>; false for others.
+// OCL_asm<hash>.progbin, OCL_asm<hash>[_<retry>]_simd<N>_entry_<NNNN>[_f<K>].<ext>; false for others.
 bool parseName(std::string_view n, Parsed& p) {
   std::string_view s = n;
   if (!eat(s, "OCL_asm")) return false;
@@ -56,9 +57,15 @@ bool parseName(std::string_view n, Parsed& p) {
   if (!s.starts_with("simd")) {
     if (!number(s, p.retry) || !eat(s, "_")) return false;
   }
-  if (!eat(s, "simd") || !number(s, p.simd) || !eat(s, "_entry_") || !number(s, p.entry) || !eat(s, "."))
-    return false;
+  if (!eat(s, "simd") || !number(s, p.simd) || !eat(s, "_entry_") || !number(s, p.entry)) return false;
+  if (eat(s, "_f")) {
+    unsigned f = 0;
+    if (!number(s, f)) return false;
+    p.function = static_cast<int>(f);
+  }
+  if (!eat(s, ".")) return false;
   p.ext = std::string(s);
+  if (p.function >= 0) return p.ext == "visaasm" && (p.kernelFile = true);
   if (p.ext != "visaasm" && p.ext != "isa" && p.ext != "cos" && p.ext != "asm") return false;
   p.kernelFile = true;
   return true;
@@ -128,6 +135,10 @@ bool scanInto(const std::string& dir, DumpProgram& out, std::string& err) {
     KernelVariant& v = entries[p.entry][{p.retry, p.simd}];
     v.retry = p.retry;
     v.simd = p.simd;
+    if (p.function >= 0) {
+      v.functions.emplace(static_cast<unsigned>(p.function), path);
+      continue;
+    }
     (p.ext == "visaasm" ? v.visaasm : p.ext == "isa" ? v.isa : p.ext == "cos" ? v.cos : v.asmFile) = path;
   }
   if (!any) {

@@ -3,6 +3,7 @@
 // .visaasm/.isa/.cos/.asm. The variant with a .cos is the one the program binary holds.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,9 @@ struct KernelVariant {
   unsigned retry = 0;  // 0 first compile, 1 for the "_1" files of IGC's retry, ...
   unsigned simd = 0;
   std::string visaasm, isa, cos, asmFile;  // paths; "" when that file is missing
+  // _f<K>.visaasm: the functions the kernel calls, each in a file of its own (IGC at
+  // -cl-opt-disable), by K.
+  std::map<unsigned, std::string> functions;
 };
 
 struct DumpKernel {

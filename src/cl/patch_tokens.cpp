@@ -375,7 +375,7 @@ bool textString(const RawToken& t, const char* key, std::string& out, TextCtx& c
 
 enum class Kind { None, DataParam, PointerGlobal, PointerConstant, PointerDeviceQueue, SurfIndexed, SurfPrintf,
                   SurfEventPool, SurfPlain, Private, Bt, Idd, Midl, Vfe, VfeSlot1, Local, Stream, Payload, ExecEnv,
-                  ArgInfo, Attributes, ConstBuf, GlobalBuf, GlobalPtr, ConstPtr };
+                  ArgInfo, Attributes, Str, ConstBuf, GlobalBuf, GlobalPtr, ConstPtr };
 
 Kind kindOf(uint32_t id) {
   switch (Token(id)) {
@@ -402,6 +402,7 @@ Kind kindOf(uint32_t id) {
     case Token::ExecutionEnvironment: return Kind::ExecEnv;
     case Token::KernelArgumentInfo: return Kind::ArgInfo;
     case Token::KernelAttributesInfo: return Kind::Attributes;
+    case Token::String: return Kind::Str;
     case Token::AllocateConstantMemorySurfaceProgramBinaryInfo: return Kind::ConstBuf;
     case Token::AllocateGlobalMemorySurfaceProgramBinaryInfo: return Kind::GlobalBuf;
     case Token::GlobalPointerProgramBinaryInfo: return Kind::GlobalPtr;
@@ -564,6 +565,41 @@ bool typedKernel(const RawToken& t, std::span<const uint8_t> b, KernelPatchList&
       }
       return setOnce(k.attributes, s, t, msg);
     }
+    case Kind::Str: {
+      // printf's strings (K12): Index, then StringSize bytes (NUL-terminated), as the
+      // source wrote them (a newline is the two characters \n; printf.cpp reads them).
+      uint32_t index = 0;
+      std::string s;
+      if constexpr (kText) {
+        bool dup;
+        const Field* fi = findField(t, "String Index", *cx, dup);
+        if (dup) return false;
+        if (!fi || !parseU32(fi->value, index))
+          return cx->fail(fi ? fi->line : t.line, fmt::format("{}: 'String Index' is missing or not a number", t.name));
+        const Field* fs = findField(t, "String Size", *cx, dup);
+        if (dup) return false;
+        uint32_t size = 0;
+        if (!fs || !sizedString(fs->value, size, s))
+          return cx->fail(fs ? fs->line : t.line, fmt::format("{}: 'String Size' is not 'N | value = \"...\"'", t.name));
+        if (size == 0 ? !s.empty() : s.size() >= size)
+          return cx->fail(fs->line, fmt::format("{}: string '{}' does not fit its size {}", t.name, s, size));
+      } else {
+        index = rd32(b, 8);
+        uint32_t n = rd32(b, 12);
+        if (n > b.size() - 16) {
+          msg = fmt::format("{}: string of {} bytes runs past the token's {} bytes", t.name, n, b.size());
+          return false;
+        }
+        auto sp = b.subspan(16, n);
+        s.assign(sp.begin(), std::find(sp.begin(), sp.end(), uint8_t(0)));
+      }
+      if (!k.strings.emplace(index, std::move(s)).second) {
+        if constexpr (kText) return cx->fail(t.line, fmt::format("{}: a second string {}", t.name, index));
+        msg = fmt::format("{}: a second string {}", t.name, index);
+        return false;
+      }
+      return true;
+    }
     default:
       return true;
   }
@@ -591,6 +627,7 @@ unsigned minBytes(uint32_t id) {
     case Kind::ExecEnv: return bytesOf(kExecEnv);
     case Kind::ArgInfo: return 32;
     case Kind::Attributes: return 12;
+    case Kind::Str: return 16;
     case Kind::ConstBuf: return bytesOf(kConstantBuffer);
     case Kind::GlobalBuf: return bytesOf(kGlobalBuffer);
     case Kind::GlobalPtr:

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -204,6 +205,7 @@ struct KernelPatchList {
   std::optional<ExecutionEnvironment> executionEnvironment;
   std::optional<std::string> attributes;  // KERNEL_ATTRIBUTES_INFO
   std::vector<KernelArgInfo> argInfo;
+  std::map<uint32_t, std::string> strings;  // PATCH_TOKEN_STRING by index: printf's formats and %s strings
   std::optional<KernelHeader> header;
   std::vector<RawToken> tokens;  // every token, in order
 

@@ -15,6 +15,7 @@
 #include "cl/dump.hpp"
 #include "cl/launch.hpp"
 #include "cl/launch_args.hpp"
+#include "cl/printf.hpp"
 #include "cl/ocloc.hpp"
 #include "cl/progbin.hpp"
 #include "visakit/cl.hpp"
@@ -233,24 +234,37 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (the .isa files of this IGC are cut short; "
                                  "visakit reads the .visaasm)", rq.kernel, dumpDir));
   }
-  std::string text;
-  if (!readFile(res.kernelFile, text)) return failed(1, fmt::format("cannot read '{}'", res.kernelFile));
+  // The kernel's file, then the functions it calls that IGC put in files of their own.
+  std::vector<std::pair<std::string, std::string>> files = {{res.kernelFile, ""}};
+  for (const auto& [n, path] : dk->chosen.functions) files.emplace_back(path, "");
+  std::string text;  // (what a Session compares: every file's text)
+  for (auto& [path, t] : files) {
+    if (!readFile(path, t)) return failed(1, fmt::format("cannot read '{}'", path));
+    text += t;
+    text += '\0';
+  }
   const Session::Impl::Loaded* loaded = session ? session->find(res.kernelFile, text, res.grfSize) : nullptr;
   Session::Impl::Loaded own;
   if (!loaded) {
     Options opts;
     opts.grfSize = res.grfSize;
-    Diagnostics diags;
-    auto mod = parseText(text, diags, opts);
-    if (mod) verify(*mod, diags, opts);
-    if (diags.hasErrors())
-      return failed(1, diags.render(res.kernelFile, text) +
-                           fmt::format("the kernel's vISA{} does not load", compiled ? " (ocloc's dump of " + rq.input + ")" : ""));
-    if (diags.warningCount()) {
-      own.warnings = diags.render(res.kernelFile, text);
-      own.warningCount = diags.warningCount();
+    std::unique_ptr<Module> whole;
+    for (const auto& [path, t] : files) {
+      Diagnostics diags;
+      auto mod = parseText(t, diags, opts);
+      if (mod) verify(*mod, diags, opts);
+      if (diags.hasErrors())
+        return failed(1, fmt::format("the kernel's vISA{} does not load:\n{}{}",
+                                     compiled ? " (ocloc's dump of " + rq.input + ")" : "", diags.render(path, t),
+                                     res.kernelFileRemoved ? "(the dump's folder is removed now: --keep-dumps DIR keeps it)" : ""));
+      if (diags.warningCount()) {
+        own.warnings += diags.render(path, t);
+        own.warningCount += diags.warningCount();
+      }
+      if (!whole) whole = std::make_unique<Module>(std::move(*mod));
+      else for (Kernel& f : mod->kernels) whole->kernels.push_back(std::move(f));
     }
-    own.mod = std::make_unique<Module>(std::move(*mod));
+    own.mod = std::move(whole);
     own.grfSize = res.grfSize;
     if (session) {
       own.path = res.kernelFile;
@@ -318,6 +332,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   // ---- the simulation ----
   pl.cfg.check = rq.check;
   pl.cfg.reference = rq.reference;
+  for (const Kernel& f : mod->kernels)
+    if (f.isFunction) pl.cfg.functions.push_back(&f);  // what its FCALLs may call
   pl.cfg.jobs = rq.jobs;
   pl.cfg.maxSteps = rq.maxSteps;
   pl.cfg.maxExamples = rq.maxExamples;
@@ -383,6 +399,10 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     }
     res.findings.push_back(std::move(cf));
   }
+
+  // ---- printf (K12): the records, formatted ----
+  for (const sim::SurfaceBinding& b : pl.bindings)
+    if (b.name == "printf buffer") formatPrintfBuffer(b.bytes, patches->strings, res.printfText, res.printfError);
 
   // ---- outputs and the comparison ----
   auto bufferOf = [&](unsigned a) -> const std::vector<uint8_t>* {

@@ -37,6 +37,9 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     std::cerr << "visakit: error: " << r.error << (r.error.ends_with('\n') ? "" : "\n");
     return r.exitCode;
   }
+  // The kernel's printf output (K12) on stdout, as the OpenCL runtime prints it (in the JSON with --json).
+  if (!json) std::cout << r.printfText << std::flush;
+  if (!r.printfError.empty()) std::cerr << "visakit: printf: " << r.printfError << "\n";
   // Findings in OpenCL terms: at the OpenCL C line when the vISA has line
   // information, else at the vISA line.
   for (const cl::ClFinding& f : r.findings) {
@@ -81,6 +84,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     j["tier"] = r.stats.tier;
     j["via_semantics"] = r.stats.viaSemantics;
     j["run_seconds"] = r.runSeconds;
+    if (!r.printfText.empty()) j["printf"] = r.printfText;
     j["findings"] = nlohmann::json::array();
     for (const cl::ClFinding& f : r.findings) {
       nlohmann::json jf = {{"kind", sim::findingKindText(f.finding.kind)}, {"memory", f.memory},

@@ -14,7 +14,9 @@ namespace visakit {
 bool Kernel::varInfo(uint32_t id, Type& type, uint32_t& bytes, unsigned grfSize) const {
   if (const PredefVar* p = predefVar(id)) {
     type = p->type;
-    bytes = id == 7 ? grfSize : p->numElts * typeSize(p->type);  // %r0
+    // %r0 is one GRF; %arg (32 GRFs) and %retval (12) are counted in GRFs: their
+    // element counts are PrePVC's, doubled for 64-byte GRFs (4_visa_header.md, V8, V9).
+    bytes = id == 7 ? grfSize : p->numElts * typeSize(p->type) * (id == 8 || id == 9 ? grfSize / 32 : 1);
     return true;
   }
   if (const GenVar* v = userVar(id)) {

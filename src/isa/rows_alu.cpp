@@ -110,7 +110,8 @@ constexpr InstrDesc kRows[] = {
     bin(Opcode::POW, "pow", "POW", kFHF, kArith, true),
     un(Opcode::SIN, "sin", "SIN", kFHF, kArith, true),
     un(Opcode::COS, "cos", "COS", kFHF, kArith, true),
-    un(Opcode::SQRT, "sqrt", "SQRT", kFHF, kArith, true),
+    // SQRT page: F, HF; DF too (IGC emits it under -cl-fast-relaxed-math: a named warning, rules_alu.cpp).
+    un(Opcode::SQRT, "sqrt", "SQRT", types(T::F, T::HF, T::DF), kArith, true),
     un(Opcode::RSQRT, "rsqrt", "RSQRT", kFHF, kArith, true),
     un(Opcode::INV, "inv", "INV", types(T::F, T::DF, T::HF), kArith, true),
     un(Opcode::FRC, "frc", "FRC", kF, kArith, false),

@@ -188,6 +188,17 @@ void bfrevRules(RuleCtx& c) {
   }
 }
 
+// SQRT page: "Supported Types: F, HF" (DF: IGC's sqrt of a double under -cl-fast-relaxed-math).
+void sqrtRules(RuleCtx& c) {
+  for (const char* n : {"Dst", "Src0"}) {
+    std::optional<Type> t = typeOf(c.kernel(), c.field(n));
+    if (t && *t == T::DF) {
+      c.warning("sqrt-df", c.locOf(c.field(n)), fmt::format("{} of sqrt has type DF; the SQRT page allows F and HF", n));
+      return;
+    }
+  }
+}
+
 // FBL page: "Supported Types: UD" (src0 UW: IGC's work_group_broadcast).
 void fblRules(RuleCtx& c) {
   std::optional<Type> t = typeOf(c.kernel(), c.field("Src0"));
@@ -218,7 +229,7 @@ std::optional<Placement> placement(const RuleCtx& c, const Operand& o) {
   const Kernel& k = c.kernel();
   Type t;
   uint32_t bytes;
-  if (!k.varInfo(o.id, t, bytes)) return std::nullopt;
+  if (!k.varInfo(o.id, t, bytes, c.grfSize())) return std::nullopt;
   Placement p;
   uint32_t first = o.row * c.grfSize() + o.col * typeSize(t);
   p.bytesFrom = first < bytes ? bytes - first : 0;
@@ -329,6 +340,7 @@ constexpr RowRule kRules[] = {
     {Opcode::MULH, -1, mulhRules},
     {Opcode::BFREV, -1, bfrevRules},
     {Opcode::FBL, -1, fblRules},
+    {Opcode::SQRT, -1, sqrtRules},
     {Opcode::MOV, -1, movRules},
     {Opcode::BFE, -1, bfRules},
     {Opcode::BFI, -1, bfRules},

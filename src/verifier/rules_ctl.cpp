@@ -79,7 +79,8 @@ void operands(RuleCtx& c) {
         if (o.row == 0) {
           Type t;
           uint32_t bytes;
-          if (!k.varInfo(o.id, t, bytes)) c.error(loc, fmt::format("address-of names variable V{}, which is not declared", o.id));
+          if (!k.varInfo(o.id, t, bytes, c.grfSize()))
+            c.error(loc, fmt::format("address-of names variable V{}, which is not declared", o.id));
           else if (o.offset >= bytes)
             c.error(loc, fmt::format("address-of offset {} is outside '{}' ({} bytes)", o.offset, k.varName(o.id), bytes));
         } else if (stateElements(k, o.row - 1u, o.id) == 0) {
@@ -180,7 +181,8 @@ void callTarget(RuleCtx& c) {
 
 // FCALL, IFCALL pages: Arg_size in [0, sizeof(%arg)], Return_size in [0, sizeof(%retval)], in GRFs.
 void callSizes(RuleCtx& c) {
-  const unsigned argGrfs = predefVar(8)->numElts * 4 / c.grfSize(), retGrfs = predefVar(9)->numElts * 4 / c.grfSize();
+  // (32 and 12 GRFs whatever their size: 4_visa_header.md V8, V9)
+  const unsigned argGrfs = predefVar(8)->numElts * 4 / 32, retGrfs = predefVar(9)->numElts * 4 / 32;
   const Operand& a = c.field("Arg_size");
   const Operand& r = c.field("Return_size");
   if (a.value > argGrfs)

@@ -225,6 +225,7 @@ TEST(ClCli, PrintfHasItsBuffer) {
     auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel pf --global 16 --local 16 --arg 0=zero:64 --out 0=" +
                            out + " --check");
     EXPECT_EQ(r.exit, 0) << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("g=3\n"), std::string::npos) << dev << "\n" << r.output;
     std::string b = vtest::readAll(out);
     ASSERT_EQ(b.size(), 64u) << dev;
     for (int i = 0; i < 16; ++i) {
@@ -233,6 +234,47 @@ TEST(ClCli, PrintfHasItsBuffer) {
       EXPECT_EQ(v, 2 * i) << dev << " element " << i;
     }
   }
+}
+
+// K12: the records printed after the run as C's printf prints them (the text below
+// worked out by hand from a = 11, f = 0.5): ints with flags and widths, floats
+// (promoted to double where the device has fp64, float where not), %s, %c, long,
+// h and hh, and vectors, whose elements are joined by commas.
+TEST(ClCli, PrintfPrintsAsTheRuntime) {
+  Tmp t;
+  const std::string cl = (t.dir / "pf.cl").string();
+  std::ofstream(cl) << R"(__kernel void pf(__global const int* a, __global float* f) {
+  int i = get_global_id(0);
+  if (i == 1) {
+    printf("d=%d i=%5i u=%u x=%#x X=%08X o=%o\n", a[i], -a[i], (uint)-a[i], a[i], a[i] * 4096, a[i]);
+    printf("f=%f e=%.3e g=%g F=%8.2f\tend\n", f[i], f[i] * 1e6f, f[i] / 4.0f, -f[i]);
+    printf("c=%c s=[%s] [%-6s] %%\n", 'A' + i, "hey", "ab");
+    printf("l=%ld lx=%lx h=%hd hh=%hhd hu=%hu\n", (long)a[i] * -100000000000L, (ulong)0xdeadbeefcafeUL, (short)-300, (char)-5, (ushort)65000);
+    printf("v=%v4hld c4=%v4hhd s2=%v2hd f2=%v2hlf l2=%v2ld\n", (int4)(1, -2, 3, i), (char4)(1, -2, 3, 127), (short2)(-300, 300), (float2)(0.5f, -1.25f), (long2)(-1L, 1L << 40));
+  }
+}
+)";
+  const std::string a = (t.dir / "a.bin").string(), f = (t.dir / "f.bin").string();
+  {
+    const int32_t av[2] = {10, 11};
+    const float fv[2] = {0.0f, 0.5f};
+    std::ofstream(a, std::ios::binary).write(reinterpret_cast<const char*>(av), sizeof av);
+    std::ofstream(f, std::ios::binary).write(reinterpret_cast<const char*>(fv), sizeof fv);
+  }
+  const std::string want =
+      "d=11 i=  -11 u=4294967285 x=0xb X=0000B000 o=13\n"
+      "f=0.500000 e=5.000e+05 g=0.125 F=   -0.50\tend\n"
+      "c=B s=[hey] [ab    ] %\n"
+      "l=-1100000000000 lx=deadbeefcafe h=-300 hh=-5 hu=65000\n"
+      "v=1,-2,3,1 c4=1,-2,3,127 s2=-300,300 f2=0.500000,-1.250000 l2=-1,1099511627776\n";
+  for (const char* dev : {"skl", "tgllp", "pvc"}) {
+    auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel pf --global 2 --arg 0=@" + a + " --arg 1=@" + f);
+    EXPECT_EQ(r.exit, 0) << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find(want), std::string::npos) << dev << "\n" << r.output;
+  }
+  // With --json the text is the summary's "printf".
+  auto j = vtest::runCli("cl '" + cl + "' --kernel pf --global 2 --arg 0=@" + a + " --arg 1=@" + f + " --json");
+  EXPECT_NE(j.output.find("\"printf\": \"d=11 i=  -11"), std::string::npos) << j.output;
 }
 
 // --keep-dumps DIR keeps the compile's dumps (a new folder), which a later run takes as INPUT.

@@ -171,4 +171,42 @@ TEST(Verifier, MovFromPredicate) {
   EXPECT_FALSE(check(signedDst + "mov (M1_NM, 1) Sb(0,0)<1> P1\n"));  // 8 bits < 16 elements
   EXPECT_FALSE(check(signedDst + "mov (M1_NM, 1) Fd(0,0)<1> P1\n"));  // a float
 }
+
+// %r0 is one GRF: an alias past its 32 bytes is an error with 32-byte GRFs, and
+// the message says what a 64-byte-GRF kernel needs (IGC's pvc dumps alias 16 dwords).
+TEST(Verifier, AliasPastR0NamesTheGrfSize) {
+  const std::string src = std::string(kHeader) + ".decl R v_type=G type=ud num_elts=16 alias=<%r0, 0>\n";
+  Diagnostics d;
+  auto m = parseText(src, d);
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(verify(*m, d));
+  ASSERT_FALSE(d.all().empty());
+  EXPECT_EQ(d.all()[0].message,
+            "alias 'R' covers bytes [0, 64) but its base '%r0' has 32 bytes (with 32-byte GRFs; a kernel for a "
+            "64-byte-GRF platform needs --platform pvc)");
+  Diagnostics d64;
+  Options o;
+  o.grfSize = 64;
+  EXPECT_TRUE(verify(*m, d64, o)) << d64.render("k", src);
+}
+
+// %arg and %retval are 32 and 12 GRFs: 1024 and 384 bytes with 32-byte GRFs, 2048 and 768 with
+// 64 (4_visa_header.md V8, V9: "96 elements for PrePVC/192 elements for PVC+"). IGC's pvc
+// code at -cl-opt-disable aliases 128 dwords over %retval.
+TEST(Verifier, ArgAndRetvalAreCountedInGrfs) {
+  const std::string src = std::string(kHeader) +
+                          ".decl Rv v_type=G type=d num_elts=128 alias=<%retval, 0>\n"
+                          ".decl Av v_type=G type=d num_elts=512 alias=<%arg, 0>\n";
+  Diagnostics d;
+  auto m = parseText(src, d);
+  ASSERT_TRUE(m);
+  EXPECT_FALSE(verify(*m, d));
+  ASSERT_EQ(d.errorCount(), 2u) << d.render("k", src);
+  EXPECT_NE(d.all()[0].message.find("but its base '%retval' has 384 bytes"), std::string::npos) << d.all()[0].message;
+  EXPECT_NE(d.all()[1].message.find("but its base '%arg' has 1024 bytes"), std::string::npos) << d.all()[1].message;
+  Diagnostics d64;
+  Options o;
+  o.grfSize = 64;
+  EXPECT_TRUE(verify(*m, d64, o)) << d64.render("k", src);
+}
 }  // namespace

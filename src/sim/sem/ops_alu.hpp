@@ -150,9 +150,11 @@ struct Exp {
 struct Log {
   static double fltT(Type et, const Srcs& v) { return roundLd(std::log2(static_cast<long double>(v[0])), et); }
 };
+// POW: C99 pow of the base's magnitude (A14: IGC's finalizer lowers POW to
+// exp(src1 x log |src0|), and its fast cbrt relies on it).
 struct Pow {
   static double fltT(Type et, const Srcs& v) {
-    return roundLd(std::pow(static_cast<long double>(v[0]), static_cast<long double>(v[1])), et);
+    return roundLd(std::pow(std::fabs(static_cast<long double>(v[0])), static_cast<long double>(v[1])), et);
   }
 };
 struct Sin {
