@@ -354,7 +354,7 @@ class Verifier {
                                            o.offset < bytes ? bytes - o.offset : 0, o.offset, d.page);
       // A27: IGC at -cl-opt-disable stores an 8-byte frame pointer with a 16-byte block
       // store; a read of less than one GRF past the variable reads the bytes that follow it.
-      if (f.access == Access::Read && o.offset + need - bytes < grf_)
+      if (std::string_view(d.page) == "SVM_BLOCK_ST" && f.access == Access::Read && o.offset + need - bytes < grf_)
         warn("raw-src-size", loc, what + "; the bytes after it in the register file are read");
       else
         err(loc, what);
