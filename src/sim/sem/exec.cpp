@@ -90,8 +90,9 @@ i128 Exec::intValue(int f, unsigned k) const {
   else if (isFloatType(t)) v = static_cast<i128>(lowBits(static_cast<i128>(b), intBits(t)));  // a float's bits, zero-extended
   else v = extendInt(b, t);
   if (o.mod == Mod::Not) return extendInt(~lowBits(v, intBits(t)), t);
-  const RefOperand& d = op(dst());
-  return intModified(v, o.mod, t, d.kind != Operand::Kind::Predicate && isFloatType(d.type));
+  const int df = dst();  // (-1: an instruction without a Dst)
+  const bool toFloat = df >= 0 && op(df).kind != Operand::Kind::Predicate && isFloatType(op(df).type);
+  return intModified(v, o.mod, t, toFloat);
 }
 
 double Exec::floatValue(int f, unsigned k) const {
