@@ -78,21 +78,30 @@ void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
   }
 }
 
-// E3: whether writes x and y of one batch put the same bytes where they
-// overlap (their order then cannot change the memory): from the data told
-// with the batch, or else from the later store's MemAccess::sameBytes (the
-// bytes it found already there, the earlier one's).
+// E3: whether the later (in store order) of writes x and y of one batch puts,
+// where they overlap, the bytes that were there: those of the last write before
+// it (the order then cannot change the memory). The later store's
+// MemAccess::sameBytes says so, or else the data told with the batch.
 static bool sameBytesWritten(const AccessBatch& b, uint32_t x, uint32_t y) {
-  const MemAccess &p = b.items[x], &q = b.items[y];
-  const uint64_t lo = std::max(p.addr, q.addr), hi = std::min(p.addr + p.size, q.addr + q.size);
-  if (b.writeData) {
-    for (uint64_t a = lo; a < hi; ++a)
-      if (b.writeData[4 * p.lane + (a - p.addr)] != b.writeData[4 * q.lane + (a - q.addr)]) return false;
-    return true;
+  const uint32_t li = std::max(x, y);
+  const MemAccess &later = b.items[li], &other = b.items[std::min(x, y)];
+  const uint64_t lo = std::max(later.addr, other.addr), hi = std::min(later.addr + later.size, other.addr + other.size);
+  for (uint64_t a = lo; a < hi; ++a) {
+    if (!b.writeData) {
+      if (a - later.addr >= 8 || !((later.sameBytes >> (a - later.addr)) & 1)) return false;
+      continue;
+    }
+    // (the last write of byte a before `later`: `other` or one between them)
+    const MemAccess* w = &other;
+    for (uint32_t j = li; j-- > std::min(x, y) + 1;) {
+      const MemAccess& c = b.items[j];
+      if (c.write && c.inBounds && !c.atomic && c.addr <= a && a < c.addr + c.size) {
+        w = &c;
+        break;
+      }
+    }
+    if (b.writeData[4 * later.lane + (a - later.addr)] != b.writeData[4 * w->lane + (a - w->addr)]) return false;
   }
-  const MemAccess& later = x > y ? p : q;
-  for (uint64_t a = lo; a < hi; ++a)
-    if (a - later.addr >= 8 || !((later.sameBytes >> (a - later.addr)) & 1)) return false;
   return true;
 }
 
