@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <array>
+#include <climits>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <string_view>
@@ -131,7 +133,10 @@ std::string formatValue(const Spec& s, bool isFloat, unsigned bytes, uint64_t bi
     } else {
       std::memcpy(&d, &bits, 8);
     }
-    if (intConv) return cFormat(s, "ll", s.conv == 'c' ? 'd' : s.conv, static_cast<long long>(d));
+    if (intConv) {  // (a float given to an integer conversion: its value, clamped; NaN is 0)
+      const long long iv = std::isnan(d) ? 0 : d >= 0x1p63 ? LLONG_MAX : d < -0x1p63 ? LLONG_MIN : static_cast<long long>(d);
+      return cFormat(s, "ll", s.conv == 'c' ? 'd' : s.conv, iv);
+    }
     return cFormat(s, "", s.conv, d);
   }
   // Integer bits of `bytes` bytes, sign-extended, then narrowed as the length says.
