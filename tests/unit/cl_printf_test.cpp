@@ -60,6 +60,11 @@ TEST(ClPrintf, ScalarsStringsAndEscapes) {
   EXPECT_EQ(format(b.done(), s),
             "i=-7 u=4294967289 x=0x002a c=Z%\n"
             "f=2.50 e=-1.000000e-03 s=[ab   ] l=-5 lx=deadbeefcafe\tend\n");
+  // A float given to an integer conversion (a format that does not match its argument): the
+  // value truncated, clamped to the long range, NaN 0; never an undefined conversion.
+  Buf f;
+  f.u32(3).u32(4).f32(2.75f).u32(4).f32(std::nanf("")).u32(8).f64(1e300).u32(8).f64(-3.5);
+  EXPECT_EQ(format(f.done(), {{3, "%d %d %ld %d"}}), "2 0 9223372036854775807 -3");
 }
 
 // Vectors: data type, count, then the elements packed in a room of 4 bytes an
@@ -74,15 +79,6 @@ TEST(ClPrintf, VectorsPackedInTheirRoom) {
   b.u32(13).u32(2).f32(0.5f).f32(-1.25f);                            // float2
   b.u32(12).u32(2).u64(uint64_t(-1)).u64(1ull << 40);                // long2
   EXPECT_EQ(format(b.done(), s), "1,-2,3,127|fed4,12c|1,-2,3|0.500000,-1.250000|-1,1099511627776\n");
-}
-
-// A float given to an integer conversion (a format that does not match its argument):
-// the value truncated, clamped to the long range, NaN 0; never undefined behaviour.
-TEST(ClPrintf, FloatsForIntegerConversions) {
-  const std::map<uint32_t, std::string> s = {{0, "%d %d %ld %d"}};
-  Buf b;
-  b.u32(0).u32(4).f32(2.75f).u32(4).f32(std::nanf("")).u32(8).f64(1e300).u32(8).f64(-3.5);
-  EXPECT_EQ(format(b.done(), s), "2 0 9223372036854775807 -3");
 }
 
 TEST(ClPrintf, RecordsInBufferOrderAndMalformedOnes) {
