@@ -359,6 +359,18 @@ bool sizedString(std::string_view v, uint32_t& size, std::string& str) {
   return true;
 }
 
+// A binary token's string: its byte count at `sizeAt`, the bytes after it, up to a NUL.
+bool bytesString(std::span<const uint8_t> b, size_t sizeAt, const RawToken& t, std::string& out, std::string& msg) {
+  const uint32_t n = rd32(b, sizeAt);
+  if (n > b.size() - sizeAt - 4) {
+    msg = fmt::format("{}: string of {} bytes runs past the token's {} bytes", t.name, n, b.size());
+    return false;
+  }
+  auto sp = b.subspan(sizeAt + 4, n);
+  out.assign(sp.begin(), std::find(sp.begin(), sp.end(), uint8_t(0)));
+  return true;
+}
+
 bool textString(const RawToken& t, const char* key, std::string& out, TextCtx& cx) {
   bool dup;
   const Field* fl = findField(t, key, cx, dup);
@@ -554,14 +566,8 @@ bool typedKernel(const RawToken& t, std::span<const uint8_t> b, KernelPatchList&
       std::string s;
       if constexpr (kText) {
         if (!textString(t, "AttributeSize", s, *cx)) return false;
-      } else {
-        uint32_t n = rd32(b, 8);
-        if (n > b.size() - 12) {
-          msg = fmt::format("{}: string of {} bytes runs past the token's {} bytes", t.name, n, b.size());
-          return false;
-        }
-        auto sp = b.subspan(12, n);
-        s.assign(sp.begin(), std::find(sp.begin(), sp.end(), uint8_t(0)));
+      } else if (!bytesString(b, 8, t, s, msg)) {
+        return false;
       }
       return setOnce(k.attributes, s, t, msg);
     }
@@ -576,22 +582,10 @@ bool typedKernel(const RawToken& t, std::span<const uint8_t> b, KernelPatchList&
         if (dup) return false;
         if (!fi || !parseU32(fi->value, index))
           return cx->fail(fi ? fi->line : t.line, fmt::format("{}: 'String Index' is missing or not a number", t.name));
-        const Field* fs = findField(t, "String Size", *cx, dup);
-        if (dup) return false;
-        uint32_t size = 0;
-        if (!fs || !sizedString(fs->value, size, s))
-          return cx->fail(fs ? fs->line : t.line, fmt::format("{}: 'String Size' is not 'N | value = \"...\"'", t.name));
-        if (size == 0 ? !s.empty() : s.size() >= size)
-          return cx->fail(fs->line, fmt::format("{}: string '{}' does not fit its size {}", t.name, s, size));
+        if (!textString(t, "String Size", s, *cx)) return false;
       } else {
         index = rd32(b, 8);
-        uint32_t n = rd32(b, 12);
-        if (n > b.size() - 16) {
-          msg = fmt::format("{}: string of {} bytes runs past the token's {} bytes", t.name, n, b.size());
-          return false;
-        }
-        auto sp = b.subspan(16, n);
-        s.assign(sp.begin(), std::find(sp.begin(), sp.end(), uint8_t(0)));
+        if (!bytesString(b, 12, t, s, msg)) return false;
       }
       if (!k.strings.emplace(index, std::move(s)).second) {
         if constexpr (kText) return cx->fail(t.line, fmt::format("{}: a second string {}", t.name, index));
