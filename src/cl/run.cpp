@@ -223,9 +223,10 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     patches = &cos.kernel;
     program = cos.programScopePrinted ? &cos.program : nullptr;
   }
-  if (auto problems = checkKernelArgs(paramsOf(*patches), *args); !problems.empty())
+  const std::vector<KernelParam> params = paramsOf(*patches);
+  if (auto problems = checkKernelArgs(params, *args); !problems.empty())
     return failed(1, fmt::format("{} (kernel '{}')", fmt::join(problems, "; "), rq.kernel));
-  takeByValueFiles(paramsOf(*patches), *args);
+  takeByValueFiles(params, *args);
 
   // ---- the kernel's vISA ----
   res.kernelFile = dk->chosen.visaasm;
@@ -416,7 +417,6 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   }
   if (rq.compare) {
     res.compared = true;
-    const std::vector<KernelParam> params = paramsOf(*patches);
     for (unsigned a = 0; a < reference.size(); ++a) {
       const std::vector<uint8_t>* ours = bufferOf(a);
       if (!reference[a] || !ours) continue;
