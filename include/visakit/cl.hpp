@@ -83,6 +83,10 @@ struct Result {
   std::vector<ClFinding> findings;
   bool compared = false;
   std::vector<ArgComparison> comparisons;
+  // --compare with --check when the OpenCL CPU device could not run the kernel (it crashed):
+  // why; the run's findings are kept (exit 3) and nothing is compared. Without findings the
+  // run fails (exit 1).
+  std::string compareError;
   // The kernel's printf output (K12), formatted as Intel's runtime prints it after the run;
   // printfError: the buffer overflowed or holds a record the formatter cannot read.
   std::string printfText, printfError;

@@ -265,8 +265,11 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
       bind(s.surfaceStateHeapOffset, out.bindings[static_cast<size_t>(idx[s.index])].name);
     }
   }
-  // SLM (K10): the kernel's own __local arrays, then each __local argument at its alignment.
-  uint64_t slm = pl.localSurface ? pl.localSurface->totalInlineLocalMemorySize : 0;
+  // SLM (K10): the kernel's own __local arrays, then each __local argument at its alignment;
+  // an argument's offset in the cross-thread data counts from the end of the kernel's own
+  // arrays (IGC's code adds their size).
+  const uint64_t inlineSlm = pl.localSurface ? pl.localSurface->totalInlineLocalMemorySize : 0;
+  uint64_t slm = 0;
   for (const DataParameter& d : pl.dataParameters) {
     if (d.type != DataParamType::SumOfLocalMemoryObjectArgumentSizes) continue;
     const KernelArgValue* v = argValue(d.argumentNumber);
@@ -276,11 +279,11 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
       return false;
     }
     slm = alignUp(slm, std::max<uint32_t>(1, d.sourceOffset));
-    out.argMemory[d.argumentNumber].slmOffset = slm;
+    out.argMemory[d.argumentNumber].slmOffset = inlineSlm + slm;
     putLE(ctd, d.offset, d.dataSize ? d.dataSize : 4, slm);
     slm += la->bytes;
   }
-  if (slm) out.cfg.slmBytes = slm;
+  if (inlineSlm + slm) out.cfg.slmBytes = inlineSlm + slm;
   // Scratch (K6) and private memory (K7): a slot per hardware thread in flight.
   const uint64_t slots = uint64_t{std::max(1u, in.jobs)} * payload->threads;
   if (pl.mediaVfeState && pl.mediaVfeState->perThreadScratchSpace) {

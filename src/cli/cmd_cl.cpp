@@ -73,6 +73,8 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
                              c.arg, c.name, c.differing, c.compared);
     for (const std::string& d : c.firstDifferences) std::cerr << "    " << d << "\n";
   }
+  if (!r.compareError.empty())
+    std::cerr << "visakit: compare: nothing compared: " << r.compareError << "; the findings above say where\n";
   if (r.compared && r.exitCode != kExitDiffers) std::cerr << "visakit: compare: every output equals the OpenCL CPU device's\n";
   if (json) {
     j["vISA"] = r.kernelFile;
@@ -99,6 +101,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
       }
       j["findings"].push_back(jf);
     }
+    if (!r.compareError.empty()) j["compare_error"] = r.compareError;
     if (r.compared) {
       j["comparisons"] = nlohmann::json::array();
       for (const cl::ArgComparison& c : r.comparisons)

@@ -194,6 +194,33 @@ TEST(ClCli, CompareReportsAnAlteredDump) {
   EXPECT_EQ(v16, 19);
 }
 
+// CL25: a kernel that writes 8 GiB past its buffer crashes pocl. With --check the simulation
+// still runs and says where (exit 3, nothing compared); without it the run fails (exit 1,
+// nothing written) and the message points to --check.
+TEST(ClCli, ComparePoclCrashKeepsTheFindings) {
+  Tmp t;
+  const std::string cl = (t.dir / "far.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void far(__global int* p)\n{\n    p[get_global_id(0) + 0x20000000] = 1;\n}\n";
+  }
+  const std::string out = (t.dir / "out.bin").string();
+  const std::string launch = "cl '" + cl + "' --device skl --kernel far --global 16 --arg 0=zero:64 --out 0=" + out + " --compare";
+  auto checked = vtest::runCli(launch + " --check");
+  EXPECT_EQ(checked.exit, 3) << checked.output;
+  EXPECT_NE(checked.output.find("far.cl:3: error: out of bounds write in "), std::string::npos) << checked.output;
+  EXPECT_NE(checked.output.find("visakit: compare: nothing compared: the OpenCL CPU device could not run the kernel: "),
+            std::string::npos)
+      << checked.output;
+  EXPECT_NE(checked.output.find("ended by signal"), std::string::npos) << checked.output;
+  EXPECT_EQ(checked.output.find("every output equals"), std::string::npos) << checked.output;
+  fs::remove(out);
+  auto plain = vtest::runCli(launch);
+  EXPECT_EQ(plain.exit, 1) << plain.output;
+  EXPECT_NE(plain.output.find("(--check shows the kernel's out-of-bounds accesses)"), std::string::npos) << plain.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 // -cl-intel-greater-than-4GB-buffer-required is ocloc's (every buffer access stateless); pocl,
 // which --compare builds with, does not take it: it is left out there (CL_INVALID_BUILD_OPTIONS before).
 TEST(ClCli, CompareLeavesOutIntelOptions) {

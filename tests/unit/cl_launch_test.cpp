@@ -228,8 +228,9 @@ TEST(ClLaunch, WorkGroupSizes) {
 }
 
 // K10: the kernel's own __local bytes first, then each __local argument at
-// the alignment its token gives (sourceOffset), its SLM offset in the
-// cross-thread data.
+// the alignment its token gives (sourceOffset); the cross-thread data holds
+// each argument's offset from the end of the kernel's own bytes (IGC's code
+// adds their size), as compute-runtime's setArgLocal counts them.
 TEST(ClLaunch, SharedLocalMemoryLayout) {
   Fixture f;
   LocalSurface ls;
@@ -237,17 +238,23 @@ TEST(ClLaunch, SharedLocalMemoryLayout) {
   f.patches.localSurface = ls;
   f.patches.dataParameterStreamSize = 16;
   f.patches.dataParameters = {param(DataParamType::SumOfLocalMemoryObjectArgumentSizes, 0, 0, 16),
-                              param(DataParamType::SumOfLocalMemoryObjectArgumentSizes, 4, 1, 8)};
+                              param(DataParamType::SumOfLocalMemoryObjectArgumentSizes, 4, 1, 8),
+                              param(DataParamType::SumOfLocalMemoryObjectArgumentSizes, 8, 2, 16)};
   f.arg(LocalArg{40});
   f.arg(LocalArg{12});
+  f.arg(LocalArg{4});
   KernelLaunchInput in = f.in();
   PreparedLaunch l;
   std::string err;
   ASSERT_TRUE(prepareKernelLaunch(in, l, err)) << err;
-  EXPECT_EQ(le(l.crossThread, 0, 4), 112u);  // alignUp(100, 16)
-  EXPECT_EQ(le(l.crossThread, 4, 4), 152u);  // 112 + 40, already 8-aligned
+  EXPECT_EQ(le(l.crossThread, 0, 4), 0u);   // the first argument right after the kernel's 100 bytes
+  EXPECT_EQ(le(l.crossThread, 4, 4), 40u);  // 0 + 40, already 8-aligned
+  EXPECT_EQ(le(l.crossThread, 8, 4), 64u);  // alignUp(40 + 12, 16)
+  EXPECT_EQ(l.argMemory[0].slmOffset, 100u);
+  EXPECT_EQ(l.argMemory[1].slmOffset, 140u);
+  EXPECT_EQ(l.argMemory[2].slmOffset, 164u);
   ASSERT_TRUE(l.cfg.slmBytes);
-  EXPECT_EQ(*l.cfg.slmBytes, 164u);
+  EXPECT_EQ(*l.cfg.slmBytes, 168u);  // 100 + 64 + 4
 }
 
 // K6, K7: scratch of MEDIA_VFE_STATE bytes per hardware thread in flight,
