@@ -26,8 +26,13 @@ class ThreadPayloads final : public sim::PayloadSource {
 
   std::array<uint32_t, 3> groups() const override { return grid; }
   uint32_t threadsPerGroup() const override { return threads; }
+  // THREAD_PAYLOAD (K4): the local-id channels present (X, then Y, then Z), and the one
+  // unused GRF of per-thread data a kernel without them may have.
+  unsigned idChannels = 3;
+  bool unusedGrf = false;
   uint32_t localIdBlock() const { return (2 * simd + grf - 1) / grf * grf; }
-  uint32_t crossThreadOffset() const { return grf + 3 * localIdBlock(); }
+  uint32_t perThreadBytes() const { return idChannels ? idChannels * localIdBlock() : unusedGrf ? grf : 0; }
+  uint32_t crossThreadOffset() const { return grf + perThreadBytes(); }
 
   std::array<uint64_t, 3> localId(uint32_t thread, uint32_t lane) const {
     uint64_t wi = uint64_t{thread} * simd + lane;
@@ -48,7 +53,7 @@ class ThreadPayloads final : public sim::PayloadSource {
     put32(24, group[1]);
     put32(28, group[2]);
     put32(20, slot * scratchPerThread);
-    // K4: local ids X, Y, Z of each lane (uw), one block each after r0.
+    // K4: local ids X, Y, Z of each lane (uw), one block each after r0 (the channels present).
     dispatchMask = 0;
     const uint32_t block = localIdBlock();
     for (uint32_t lane = 0; lane < simd; ++lane) {
@@ -56,7 +61,7 @@ class ThreadPayloads final : public sim::PayloadSource {
       if (wi >= items) break;
       dispatchMask |= 1u << lane;
       const auto id = localId(thread, lane);
-      for (unsigned d = 0; d < 3; ++d) {
+      for (unsigned d = 0; d < idChannels; ++d) {
         const size_t at = this->grf + d * block + 2 * lane;
         const uint16_t v = static_cast<uint16_t>(id[d]);
         if (at + 2 <= grf.size()) std::memcpy(grf.data() + at, &v, 2);
@@ -163,6 +168,16 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
   payload->grf = in.grfSize;
   payload->local = local;
   payload->threads = static_cast<uint32_t>((items + in.simd - 1) / in.simd);
+  if (const auto& tp = pl.threadPayload) {
+    if (tp->localIdFlattenedPresent || (tp->localIdYPresent && !tp->localIdXPresent) ||
+        (tp->localIdZPresent && !tp->localIdYPresent)) {
+      err = "the kernel's THREAD_PAYLOAD asks for local ids visakit cl does not lay out (flattened, or Y or Z without "
+            "the ones before)";
+      return false;
+    }
+    payload->idChannels = unsigned{tp->localIdXPresent} + tp->localIdYPresent + tp->localIdZPresent;
+    payload->unusedGrf = tp->unusedPerThreadConstantPresent;
+  }
   for (unsigned d = 0; d < 3; ++d) {
     uint64_t g = out.shape.global[d] / local[d];
     if (g > 0xffffffffu) {

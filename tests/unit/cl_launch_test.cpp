@@ -198,6 +198,56 @@ TEST(ClLaunch, LocalIdBlocksFollowTheGrf) {
   }
 }
 
+// K4, K5: THREAD_PAYLOAD says which per-thread data come after r0. A kernel that never asks
+// for local ids has none, or one unused GRF (UnusedPerThreadConstantPresent): IGC's skl code of
+// `atomic_inc(out)` (SIMD32) reads its pointer, cross-thread byte 32, at GRF byte 96 = 32 + 32 + 32;
+// acm-g10's at 64 = 32 + 0 + 32. Only X present: one block of ids, and nothing written for Y, Z.
+TEST(ClLaunch, PerThreadDataFromTheThreadPayload) {
+  struct Case {
+    bool x, y, z, unused;
+    uint32_t ctd;
+  };
+  for (const Case& c : {Case{false, false, false, true, 64}, Case{false, false, false, false, 32},
+                        Case{true, false, false, false, 96}, Case{true, true, true, true, 224}}) {
+    Fixture f;
+    ThreadPayload tp;
+    tp.localIdXPresent = c.x;
+    tp.localIdYPresent = c.y;
+    tp.localIdZPresent = c.z;
+    tp.unusedPerThreadConstantPresent = c.unused;
+    f.patches.threadPayload = tp;
+    f.patches.dataParameterStreamSize = 4;
+    f.patches.dataParameters = {param(DataParamType::SimdSize, 0)};
+    KernelLaunchInput in = f.in();
+    in.simd = 32;
+    in.grfSize = 32;
+    in.shape.global = {64, 1, 1};
+    in.shape.local = std::array<uint64_t, 3>{64, 1, 1};
+    PreparedLaunch l;
+    std::string err;
+    ASSERT_TRUE(prepareKernelLaunch(in, l, err)) << err;
+    uint32_t mask = 0;
+    std::vector<uint8_t> g = startThread(l, {0, 0, 0}, 1, 0, mask);
+    SCOPED_TRACE(c.ctd);
+    EXPECT_EQ(le(g, c.ctd, 4), 32u);  // SIMD size, cross-thread byte 0
+    if (c.x) {
+      EXPECT_EQ(le(g, 32 + 2 * 31, 2), 63u);  // x of thread 1's last lane
+    }
+    if (c.x && !c.y) {
+      EXPECT_EQ(le(g, 96 + 4, 4), 0xeeeeeeeeu);  // after the cross-thread data: untouched
+    }
+  }
+  Fixture f;
+  ThreadPayload flat;
+  flat.localIdFlattenedPresent = true;
+  f.patches.threadPayload = flat;
+  KernelLaunchInput in = f.in();
+  PreparedLaunch l;
+  std::string err;
+  EXPECT_FALSE(prepareKernelLaunch(in, l, err));
+  EXPECT_NE(err.find("THREAD_PAYLOAD"), std::string::npos) << err;
+}
+
 // K2: without --local, the largest divisor of global[0] up to 256, else the
 // kernel's reqd_work_group_size, which a --local must match.
 TEST(ClLaunch, WorkGroupSizes) {
