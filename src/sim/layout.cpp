@@ -39,11 +39,19 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
       place(id, bytes, t, grf);
     }
   // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
-  for (uint32_t i = 0; i < k.vars.size(); ++i) {
-    const GenVar& v = k.vars[i];
-    if (v.aliasBase) continue;
-    place(kNumPredefVars + i, v.numElts * typeSize(v.type), v.type, std::max(alignBytes(v.align, grf), grf));
-  }
+  // Those whose address an instruction takes first, so that their addresses fit the address
+  // registers' 16 bits (C7) however many bytes the kernel's other variables take.
+  std::vector<bool> addressed(n);
+  for (const Instruction& inst : k.code)
+    for (size_t f = 0; f < inst.f.size(); ++f)
+      if (const Operand& o = inst.f[f]; o.kind == Operand::Kind::AddressOf && o.row == 0)
+        if (const uint32_t root = aliasRoot(k, o.id); root < n) addressed[root] = true;
+  for (const bool first : {true, false})
+    for (uint32_t i = 0; i < k.vars.size(); ++i) {
+      const GenVar& v = k.vars[i];
+      if (v.aliasBase || addressed[kNumPredefVars + i] != first) continue;
+      place(kNumPredefVars + i, v.numElts * typeSize(v.type), v.type, std::max(alignBytes(v.align, grf), grf));
+    }
   // Aliases: views of their base at base + alias_offset (chapter 4, alias chains).
   for (uint32_t i = 0; i < k.vars.size(); ++i) {
     const GenVar& v = k.vars[i];
