@@ -119,9 +119,10 @@ constexpr InstrDesc kRows[] = {
     un(Opcode::RNDU, "rndu", "RNDU", kF, kArith, true),
     un(Opcode::RNDE, "rnde", "RNDE", kF, kArith, true),
     un(Opcode::RNDZ, "rndz", "RNDZ", kF, kArith, true),
-    // IEEE macros: DF, F; no source modifier (DIVM, SQRTM); INVM, RSQTM also write PredDst.
-    bin(Opcode::DIVM, "divm", "DIVM", kFDF, 0, true),
-    un(Opcode::SQRTM, "sqrtm", "SQRTM", kFDF, 0, true),
+    // IEEE macros: DF, F; INVM, RSQTM also write PredDst. The DIVM and SQRTM pages name no
+    // source modifier; they take INVM's and RSQTM's arithmetic ones, which IGC emits (A36).
+    bin(Opcode::DIVM, "divm", "DIVM", kFDF, kArith, true),
+    un(Opcode::SQRTM, "sqrtm", "SQRTM", kFDF, kArith, true),
     row(Opcode::INVM, "invm", "INVM", kAllExec, false, 0, fExec, fPred, d(kFDF), predDst(), s2(0, kFDF, kArith, kGII),
         s2(1, kFDF, kArith, kGII)),
     row(Opcode::RSQTM, "rsqtm", "RSQTM", kAllExec, false, 0, fExec, fPred, d(kFDF), predDst(), s2(0, kFDF, kArith, kGII)),

@@ -338,9 +338,17 @@ class Verifier {
       err(loc, fmt::format("raw operand names variable V{} which is not declared", o.id));
       return;
     }
-    if (f.types && !(f.types & bit(t)))
-      err(loc, fmt::format("{} of {} must have type {}, but '{}' has type {} ({} page)", f.name, d.pageMnemonic,
-                           typeListText(f.types), k_.varName(o.id), typeName(t), d.page));
+    if (f.types && !(f.types & bit(t))) {
+      const std::string what = fmt::format("{} of {} must have type {}, but '{}' has type {} ({} page)", f.name, d.pageMnemonic,
+                                           typeListText(f.types), k_.varName(o.id), typeName(t), d.page);
+      // A27: IGC's SIMD8 intel_sub_group_block_read_uc / write_uc move 8 bytes of a B variable
+      // as two dwords; the message moves the variable's bytes whatever its type.
+      const std::string_view page = d.page;
+      if ((page == "GATHER_SCALED" || page == "SCATTER_SCALED") && (t == Type::B || t == Type::UB || t == Type::W || t == Type::UW))
+        warn("raw-type", loc, what + "; its bytes are moved as dwords");
+      else
+        err(loc, what);
+    }
     // igc-dialect.md §3.1: raw operands of GRF-sized variables are GRF-aligned.
     uint32_t rootOff, rootBytes;
     rootOf(o.id, rootOff, rootBytes);
