@@ -343,8 +343,9 @@ class Verifier {
                                            typeListText(f.types), k_.varName(o.id), typeName(t), d.page);
       // A27: IGC's SIMD8 intel_sub_group_block_read_uc / write_uc move 8 bytes of a B variable
       // as two dwords; the message moves the variable's bytes whatever its type.
-      const std::string_view page = d.page;
-      if ((page == "GATHER_SCALED" || page == "SCATTER_SCALED") && (t == Type::B || t == Type::UB || t == Type::W || t == Type::UW))
+      const std::string_view page = d.page, field = f.name;
+      const bool data = (page == "GATHER_SCALED" && field == "Dst") || (page == "SCATTER_SCALED" && field == "Src");
+      if (data && (t == Type::B || t == Type::UB))
         warn("raw-type", loc, what + "; its bytes are moved as dwords");
       else
         err(loc, what);

@@ -1706,6 +1706,16 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       return;
     }
   }
+  // E22: the forms flush HF denormals and a narrowing conversion's denormal source; where
+  // %cr0 may keep them, HF operations and narrowing conversions run through their semantics.
+  if (p.mayKeepDenorms && d.floatDomain) {
+    const bool narrows = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type) &&
+                         floatRank(d.dst.type) < floatRank(d.execType);
+    if (d.execType == Type::HF || narrows) {
+      d.viaRef = true;
+      return;
+    }
+  }
   if (Handler h = pickPredLogic(d, op, nsrc)) {
     d.fn = h;
     return;

@@ -154,7 +154,10 @@ constexpr FastForm kFastForms[] = {
 // (Program::mayRound, decodeAlu). OR / XOR /
 // MOV of %cr0 and an immediate with bits 5:4 clear (IGC's prolog
 // `or %cr0 %cr0 0x4c0`) and an AND with %cr0 keep the mode RTNE.
-bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
+// E22: likewise the denormal modes (bits 6, 7, 10; Program::mayKeepDenorms), which
+// IGC's prolog does set: the fast forms flush HF and narrowing conversions' sources.
+constexpr uint64_t kCr0Rounding = 0x30, kCr0Denorms = 0x4c0;
+bool maySetCr0Bits(const Kernel& k, const Instruction& inst, const InstrDesc& row, uint64_t bits) {
   bool writes = false, readsCr0 = false, readsOther = false;
   uint64_t imm = 0;
   for (int fi = 0; fi < row.numFields; ++fi) {
@@ -174,7 +177,7 @@ bool maySetRounding(const Kernel& k, const Instruction& inst, const InstrDesc& r
     case Opcode::AND: return !readsCr0;
     case Opcode::OR:
     case Opcode::XOR:
-    case Opcode::MOV: return readsOther || (imm & 0x30) != 0;
+    case Opcode::MOV: return readsOther || (imm & bits) != 0;
     default: return true;
   }
 }
@@ -202,7 +205,7 @@ Program decode(const Kernel& k, const Launch& l) {
   p.usesUrb = use.usesUrb;
   std::vector<uint32_t> labelPos(k.labels.size(), static_cast<uint32_t>(k.code.size()));
   std::vector<uint8_t> named(k.labels.size(), 0);  // labels a branch, call or switch names
-  bool calls = false, rounding = false;
+  bool calls = false, rounding = false, denorms = false;
   for (uint32_t i = 0; i < k.code.size(); ++i) {
     const Instruction& inst = k.code[i];
     const InstrDesc* row = rowOf(inst);
@@ -213,13 +216,15 @@ Program decode(const Kernel& k, const Launch& l) {
           inst.f[fi].id < named.size())
         named[inst.f[fi].id] = 1;
     calls |= inst.op == Opcode::CALL;
-    rounding |= maySetRounding(k, inst, *row);
+    rounding |= maySetCr0Bits(k, inst, *row, kCr0Rounding);
+    denorms |= maySetCr0Bits(k, inst, *row, kCr0Denorms);
     // FCALL / IFCALL run another program (the function's), FADDR names one (its address is its
     // place among the module's functions, ref/functions.cpp): the reference tier runs the launch.
     if ((inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) && p.unsupported.empty())
       p.unsupported = row->mnemonic;
   }
   p.mayRound = rounding;
+  p.mayKeepDenorms = denorms;
   p.code.resize(k.code.size());
   bool needRef = false;
   for (uint32_t i = 0; i < k.code.size(); ++i) {

@@ -182,6 +182,7 @@ struct Program {
   std::vector<uint8_t> writesSurface;  // by surface id: a store instruction names it
   bool usesSlm = false, usesUrb = false;
   bool mayRound = false;  // an instruction may set %cr0's rounding mode (spec-decisions E32)
+  bool mayKeepDenorms = false;  // an instruction may set %cr0's denormal modes (bits 6, 7, 10; E22)
   bool loops = false;  // a JMP or GOTO goes back (to its own index or before), or a call or switch jump
   // Why the launch runs in the reference tier (an instruction without
   // semantics: the reference tier reports it; FCALL / IFCALL, whose callee is

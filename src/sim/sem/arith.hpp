@@ -128,7 +128,7 @@ void arith(Exec& e) {
       std::array<std::array<double, 4>, 32> v{};
       for (unsigned k = 0; k < n; ++k)
         for (unsigned s = 0; s < NSrc; ++s) v[k][s] = fltSource(e, e.src(s), k, dom.exec, rm);
-      const bool hf = dom.exec == Type::HF;
+      const bool hf = dom.exec == Type::HF && !e.denormsKept(Type::HF);  // (E22: flushed unless %cr0 keeps them)
       const bool isMov = std::is_same_v<Op, ops::Mov>;
       for (unsigned k = 0; k < n; ++k) {
         if (!((en >> k) & 1)) continue;
@@ -140,6 +140,7 @@ void arith(Exec& e) {
           if (hf)
             for (double& q : p) q = flushHf(q);
           if (kHasNearest<Op> && rm != Rounding::Rtne) x = roundedInMode<Op>(p, dom.exec, rm);
+          else if constexpr (requires { Op::fltT(dom.exec, p, hf); }) x = roundTo(Op::fltT(dom.exec, p, hf), dom.exec);  // (DIV)
           else x = roundTo(fltResult<Op, NSrc>(p, dom.exec), dom.exec);
           if (hf) x = flushHf(x);
           if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14

@@ -138,12 +138,13 @@ void Exec::storeFloat(int f, unsigned k, double v, Type execType) {
   const Rounding rm = rounding();
   if (isFloatType(dt) && floatRank(dt) < floatRank(execType) && rm != Rounding::Rtne) {
     // "Float to Float with Lower Precision uses the rounding mode set in the
-    // control register" (E32); a denormal source flushes as in doubleToFloatBits.
+    // control register" (E32); a denormal source flushes as in doubleToFloatBits (E22).
     double x = i_.sat ? satFloat(v) : v;
-    if (isDenormalIn(x, execType)) x = std::signbit(x) ? -0.0 : 0.0;
+    if (isDenormalIn(x, execType) && !denormsKept(execType)) x = std::signbit(x) ? -0.0 : 0.0;
     b = floatBitsMode(x, 0, dt, rm);
   } else if (isFloatType(dt)) {
-    b = doubleToFloatBits(i_.sat ? satFloat(v) : v, dt, execType);
+    // (a denormal source of a narrowing conversion flushes unless its type's mode keeps it: E22)
+    b = doubleToFloatBits(i_.sat ? satFloat(v) : v, dt, denormsKept(execType) ? dt : execType);
   } else {
     b = floatToInt(v, dt);  // "Float to Integer": truncation, saturating
   }
@@ -157,6 +158,21 @@ Rounding Exec::rounding() const {
   const std::vector<VarSlot>& vars = t_.prog->layout.vars;
   if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return Rounding::Rtne;
   return static_cast<Rounding>((regBits(vars[kVarCr0].offset, 4) >> 4) & 3);
+}
+
+// 4_visa_header.md %cr0 "DF denorm mode: Bit 6", "F denorm mode: Bit 7", "HF denorm mode: Bit 10"
+// (1: allow denorm values); all 0 at thread start (E29).
+bool Exec::denormsKept(Type t) const {
+  if (!t_.prog) return false;
+  const std::vector<VarSlot>& vars = t_.prog->layout.vars;
+  if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return false;
+  const uint64_t cr0 = regBits(vars[kVarCr0].offset, 4);
+  switch (t) {
+    case Type::DF: return (cr0 >> 6) & 1;
+    case Type::F: return (cr0 >> 7) & 1;
+    case Type::HF: return (cr0 >> 10) & 1;
+    default: return false;
+  }
 }
 
 uint64_t Exec::rawBits(int f, uint32_t byteOff, unsigned bytes) const {

@@ -94,9 +94,10 @@ struct Div {
     if (b == 0) return isSignedInt(c.dstType) ? -1 : intMax(c.dstType);
     return a / b;
   }
-  static double fltT(Type et, const Srcs& v) {
+  // (flushHf: HF denormals flushed, E22 / A29; %cr0 may keep them)
+  static double fltT(Type et, const Srcs& v, bool flushHf = true) {
     double inv = roundTo(1.0 / v[1], et);
-    if (et == Type::HF) inv = isDenormalIn(inv, Type::HF) ? (std::signbit(inv) ? -0.0 : 0.0) : inv;
+    if (et == Type::HF && flushHf) inv = isDenormalIn(inv, Type::HF) ? (std::signbit(inv) ? -0.0 : 0.0) : inv;
     return roundTo(v[0] * inv, et);  // exact product for F, HF; one rounding for DF
   }
 };

@@ -225,6 +225,9 @@ class Exec {
   void storeFloat(int f, unsigned k, double v, Type execType);
   // %cr0's rounding mode (bits 5:4; spec-decisions E32): conversions to float, ADD, MUL, MAD.
   Rounding rounding() const;
+  // %cr0's denormal mode for type t (DF bit 6, F bit 7, HF bit 10; E22): denormals kept
+  // (true) or flushed where the pages flush them; false for other types.
+  bool denormsKept(Type t) const;
 
   // ---- raw operands ----
   bool rawNull(int f) const { return op(f).null; }
