@@ -87,6 +87,7 @@ struct Result {
   // why; the run's findings are kept (exit 3) and nothing is compared. Without findings the
   // run fails (exit 1).
   std::string compareError;
+  std::vector<std::string> notes;  // what the run does not simulate as the kernel asks (printed as notes)
   // The kernel's printf output (K12), formatted as Intel's runtime prints it after the run;
   // printfError: the buffer overflowed or holds a record the formatter cannot read.
   std::string printfText, printfError;

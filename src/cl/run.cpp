@@ -285,6 +285,18 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     if (!kk.isFunction && kk.name == rq.kernel) k = &kk;
   if (!k) return failed(1, fmt::format("'{}' does not hold kernel '{}'", res.kernelFile, rq.kernel));
 
+  // E22: F denormals are kept in arithmetic whatever %cr0 says; IGC's prolog sets their mode
+  // (bit 7) unless the build asks to flush them (-cl-denorms-are-zero): say that it is not simulated.
+  for (const Instruction& inst : k->code) {
+    if (inst.op != Opcode::OR || inst.f.size() < 5) continue;
+    const Operand &dst = inst.f[2], &imm = inst.f[4];
+    if (dst.kind == Operand::Kind::General && dst.id == kVarCr0 && imm.kind == Operand::Kind::Immediate) {
+      if (!(imm.value & 0x80)) res.notes.push_back("the kernel sets %cr0 to flush float denormals (-cl-denorms-are-zero); "
+                                                   "visakit keeps them (spec-decisions E22)");
+      break;
+    }
+  }
+
   // ---- the launch ----
   KernelLaunchInput in;
   in.kernel = k;

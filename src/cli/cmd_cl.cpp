@@ -25,8 +25,10 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     std::cerr << fmt::format("visakit: note: {} warning{} on IGC's vISA (where it departs from the pages; "
                              "--visa-warnings shows them)\n",
                              r.warningCount, r.warningCount == 1 ? "" : "s");
+  for (const std::string& n : r.notes) std::cerr << "visakit: note: " << n << "\n";
   nlohmann::json j;
   if (json) {
+    if (!r.notes.empty()) j["notes"] = r.notes;
     j["kernel"] = rq.kernel;
     j["ok"] = r.exitCode == 0 || r.exitCode == 3 || r.exitCode == 4;
     j["exit_code"] = r.exitCode;

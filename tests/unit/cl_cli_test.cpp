@@ -221,6 +221,24 @@ TEST(ClCli, ComparePoclCrashKeepsTheFindings) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// E22: float denormals are kept whatever %cr0 says; a kernel built with -cl-denorms-are-zero
+// (IGC's prolog then leaves %cr0's F denorm mode at flush) gets a note saying so, others none.
+TEST(ClCli, DenormsAreZeroIsANote) {
+  Tmp t;
+  const std::string in = ints(t, "in.bin", 64, 0);
+  const std::string launch =
+      "cl '" + source() + "' --device acm-g10 --kernel saxpy --global 64 --arg 0=f32:1.5 --arg 1=@" + in + " --arg 2=@" + in;
+  auto plain = vtest::runCli(launch);
+  EXPECT_EQ(plain.exit, 0) << plain.output;
+  EXPECT_EQ(plain.output.find("denormals"), std::string::npos) << plain.output;
+  auto daz = vtest::runCli(launch + " --build-options -cl-denorms-are-zero");
+  EXPECT_EQ(daz.exit, 0) << daz.output;
+  EXPECT_NE(daz.output.find("visakit: note: the kernel sets %cr0 to flush float denormals (-cl-denorms-are-zero); "
+                            "visakit keeps them (spec-decisions E22)"),
+            std::string::npos)
+      << daz.output;
+}
+
 // -cl-intel-greater-than-4GB-buffer-required is ocloc's (every buffer access stateless); pocl,
 // which --compare builds with, does not take it: it is left out there (CL_INVALID_BUILD_OPTIONS before).
 TEST(ClCli, CompareLeavesOutIntelOptions) {
