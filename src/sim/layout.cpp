@@ -18,15 +18,20 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
   };
   // Predefined variables (igc-dialect.md §1.2): thread-private storage of their
   // declared size, laid out only when the kernel names them (a smaller file to clear per thread).
+  // (addressed: the root variables whose address an instruction takes, below)
   std::array<bool, kNumPredefVars> named{};
+  std::vector<bool> addressed(n);
   auto mark = [&](uint32_t id) {
     if (id < kNumPredefVars) named[id] = true;
   };
   for (const Instruction& inst : k.code)
-    for (size_t i = 0; i < inst.f.size(); ++i)
-      if (const Operand& o = inst.f[i]; o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw ||
-          (o.kind == Operand::Kind::AddressOf && o.row == 0))
-        mark(o.id);
+    for (size_t i = 0; i < inst.f.size(); ++i) {
+      const Operand& o = inst.f[i];
+      const bool addressOf = o.kind == Operand::Kind::AddressOf && o.row == 0;
+      if (o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw || addressOf) mark(o.id);
+      if (addressOf)
+        if (const uint32_t root = aliasRoot(k, o.id); root < n) addressed[root] = true;
+    }
   for (const Input& in : k.inputs)
     if (in.cls == Input::Class::General) mark(in.id);
   for (const GenVar& v : k.vars)
@@ -41,11 +46,6 @@ Layout layoutVars(const Kernel& k, unsigned grf) {
   // Root variables: at least GRF-aligned (chapter 5 implementation note), more if align= says so.
   // Those whose address an instruction takes first, so that their addresses fit the address
   // registers' 16 bits (C7) however many bytes the kernel's other variables take.
-  std::vector<bool> addressed(n);
-  for (const Instruction& inst : k.code)
-    for (size_t f = 0; f < inst.f.size(); ++f)
-      if (const Operand& o = inst.f[f]; o.kind == Operand::Kind::AddressOf && o.row == 0)
-        if (const uint32_t root = aliasRoot(k, o.id); root < n) addressed[root] = true;
   for (const bool first : {true, false})
     for (uint32_t i = 0; i < k.vars.size(); ++i) {
       const GenVar& v = k.vars[i];

@@ -1693,13 +1693,14 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   // result), float -> narrower float and float ADD / MUL results. The forms
   // round to nearest even, so where the mode may be set those run through
   // their semantics; every other operation is exact or truncates.
+  const bool dstFlt = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type);
+  const bool narrows = dstFlt && floatRank(d.dst.type) < floatRank(d.execType);  // (a float -> narrower float conversion)
   if (p.mayRound) {
-    const bool dstFlt = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type);
     bool rounds = dstFlt;
     if (d.floatDomain) {
       bool intSrc = false;
       for (int s = 0; s < nsrc; ++s) intSrc |= d.src[s].kind != DOperand::Kind::Pred && !isFloatType(d.src[s].type);
-      rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || (dstFlt && floatRank(d.dst.type) < floatRank(d.execType));
+      rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || narrows;
     }
     if (rounds) {
       d.viaRef = true;
@@ -1708,13 +1709,9 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   }
   // E22: the forms flush HF denormals and a narrowing conversion's denormal source; where
   // %cr0 may keep them, HF operations and narrowing conversions run through their semantics.
-  if (p.mayKeepDenorms && d.floatDomain) {
-    const bool narrows = d.dst.kind == DOperand::Kind::Reg && isFloatType(d.dst.type) &&
-                         floatRank(d.dst.type) < floatRank(d.execType);
-    if (d.execType == Type::HF || narrows) {
-      d.viaRef = true;
-      return;
-    }
+  if (p.mayKeepDenorms && d.floatDomain && (d.execType == Type::HF || narrows)) {
+    d.viaRef = true;
+    return;
   }
   if (Handler h = pickPredLogic(d, op, nsrc)) {
     d.fn = h;

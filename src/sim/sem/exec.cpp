@@ -153,24 +153,23 @@ void Exec::storeFloat(int f, unsigned k, double v, Type execType) {
 
 // 4_visa_header.md %cr0 "FPU Rounding mode: Bit 4-5"; a kernel that never
 // names %cr0 has RTNE (its value at thread start is 0, E29).
-Rounding Exec::rounding() const {
-  if (!t_.prog) return Rounding::Rtne;
+Rounding Exec::rounding() const { return static_cast<Rounding>((cr0() >> 4) & 3); }
+
+// %cr0's dword 0; 0 in a kernel that never names it (its value at thread start, E29).
+uint64_t Exec::cr0() const {
+  if (!t_.prog) return 0;
   const std::vector<VarSlot>& vars = t_.prog->layout.vars;
-  if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return Rounding::Rtne;
-  return static_cast<Rounding>((regBits(vars[kVarCr0].offset, 4) >> 4) & 3);
+  if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return 0;
+  return regBits(vars[kVarCr0].offset, 4);
 }
 
 // 4_visa_header.md %cr0 "DF denorm mode: Bit 6", "F denorm mode: Bit 7", "HF denorm mode: Bit 10"
 // (1: allow denorm values); all 0 at thread start (E29).
 bool Exec::denormsKept(Type t) const {
-  if (!t_.prog) return false;
-  const std::vector<VarSlot>& vars = t_.prog->layout.vars;
-  if (kVarCr0 >= vars.size() || !vars[kVarCr0].present) return false;
-  const uint64_t cr0 = regBits(vars[kVarCr0].offset, 4);
   switch (t) {
-    case Type::DF: return (cr0 >> 6) & 1;
-    case Type::F: return (cr0 >> 7) & 1;
-    case Type::HF: return (cr0 >> 10) & 1;
+    case Type::DF: return (cr0() >> 6) & 1;
+    case Type::F: return (cr0() >> 7) & 1;
+    case Type::HF: return (cr0() >> 10) & 1;
     default: return false;
   }
 }

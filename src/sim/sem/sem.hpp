@@ -228,6 +228,7 @@ class Exec {
   // %cr0's denormal mode for type t (DF bit 6, F bit 7, HF bit 10; E22): denormals kept
   // (true) or flushed where the pages flush them; false for other types.
   bool denormsKept(Type t) const;
+  uint64_t cr0() const;  // %cr0's dword 0 (0 in a kernel that never names it)
 
   // ---- raw operands ----
   bool rawNull(int f) const { return op(f).null; }
