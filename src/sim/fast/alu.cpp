@@ -619,6 +619,20 @@ inline V4 laneMask4(uint32_t bits) {
   std::memcpy(&v, kMasks[bits & 15].data(), 16);
   return v;
 }
+// The enabled lanes of r to a destination whose lanes are not consecutive, all
+// N lanes in turn without a branch on the mask: a disabled lane's element is
+// read just before it is written back, so lanes that share bytes end as if it
+// were skipped.
+template <class T, unsigned N>
+inline void blendLanes(uint8_t* regs, const DOperand& dst, uint32_t en, const T* r) {
+  for (unsigned k = 0; k < N; ++k) {
+    T old;
+    std::memcpy(&old, regs + dst.off[k], sizeof(T));
+    const T on = T{0} - static_cast<T>((en >> k) & 1);
+    const T v = (r[k] & on) | (old & ~on);
+    std::memcpy(regs + dst.off[k], &v, sizeof(T));
+  }
+}
 // A W, UW, B or UB destination takes each lane's low bits: for the operations
 // of these handlers they are the exact result's, truncated (2_datatypes.md
 // "Type Conversion"; no .sat here).
@@ -665,7 +679,8 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, cons
     for (unsigned k = 0; k < N; ++k) std::memcpy(regs + d.dst.off[k], &r[k], 4);
     return;
   }
-  forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
+  if (lanes <= N / 4) return forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
+  blendLanes<uint32_t, N>(regs, d.dst, en, r);
 }
 
 // The operation of the vector ALU handlers on one lane (U = uint32_t) or four
@@ -707,6 +722,30 @@ void vecAlu(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
   if (en) vecAluBody<Op, Float, N>(c, d, en, laneCountOf<N>(en));
 }
+
+// SEL of integers of at most 32 bits without modifiers (pickFastShape): the
+// predicate's choice of the sources' 32-bit extensions, lane by lane without a
+// branch; a narrower destination keeps the low bits (as MOV).
+template <unsigned N>
+void vecSel(Ctx& c, const DInst& d) {
+  const uint32_t en = selMask(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  const uint32_t p = selChoice(c, d);
+  uint32_t a[N], b[N];
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  for (unsigned k = 0; k < N; ++k) {
+    const uint32_t m = 0u - ((p >> k) & 1);
+    a[k] = (a[k] & m) | (b[k] & ~m);
+  }
+  storeLanes<N>(c, d, en, lanes, a);
+}
+template <Opcode, bool, unsigned N>
+struct SelH {
+  static constexpr Handler fn = vecSel<N>;
+};
 
 // Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
 // bytes extended per their type, E13 (4 bytes are read: the register file is padded).
@@ -1050,12 +1089,14 @@ void mulhAlu(Ctx& c, const DInst& d) {
   uint32_t a[N], b[N], r[N];
   loadLanes<N>(c, d.src[0], a);
   loadLanes<N>(c, d.src[1], b);
-  // (the high half of a signed source's extension: its sign)
-  const uint64_t hi0 = isSignedInt(d.src[0].type) ? ~uint64_t{0xffffffffu} : 0;
-  const uint64_t hi1 = isSignedInt(d.src[1].type) ? ~uint64_t{0xffffffffu} : 0;
+  // A signed source's extension is a + 2^32 * (-1 if negative): mod 2^32 the
+  // high half of the product is the unsigned one less the other source per
+  // negative signed source (a loop without branches, the compiler vectorises).
+  const uint32_t s0 = isSignedInt(d.src[0].type) ? ~0u : 0, s1 = isSignedInt(d.src[1].type) ? ~0u : 0;
   for (unsigned k = 0; k < N; ++k) {
-    const uint64_t x = a[k] | (a[k] >> 31 ? hi0 : 0), y = b[k] | (b[k] >> 31 ? hi1 : 0);
-    r[k] = static_cast<uint32_t>((x * y) >> 32);
+    const uint32_t hi = static_cast<uint32_t>((uint64_t{a[k]} * b[k]) >> 32);
+    const uint32_t na = (0u - (a[k] >> 31)) & s0, nb = (0u - (b[k] >> 31)) & s1;
+    r[k] = hi - (na & b[k]) - (nb & a[k]);
   }
   storeLanes<N>(c, d, en, lanes, r);
 }
@@ -1219,6 +1260,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::MOV: return byExec<AluH, Opcode::MOV, false>(d.exec);
     case Opcode::MULH: return byExec<MulhH, Opcode::MULH, false>(d.exec);
     case Opcode::MAD: return byExec<MadH, Opcode::MAD, false>(d.exec);
+    case Opcode::SEL: return byExec<SelH, Opcode::SEL, false>(d.exec);
     default: return nullptr;
   }
 }
@@ -1316,8 +1358,10 @@ Load64 pickLoad64(const DOperand& o, unsigned exec) {
 template <unsigned N>
 void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t* r) {
   uint8_t* regs = c.t.regs.data();
-  if (d.dst.shape != DOperand::Shape::Contig)
+  if (d.dst.shape != DOperand::Shape::Contig) {
+    if (lanes > N / 4) return blendLanes<uint64_t, N>(regs, d.dst, en, r);
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  }
   if (en == execMaskBits(N)) return copyFixed<8 * N>(regs + d.dst.off[0], r);
   if (lanes <= N / 2)  // (few lanes: each on its own)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
@@ -1418,6 +1462,11 @@ void wideDirect(Ctx& c, const DInst& d) {
   }
   store64<N>(c, d, en, lanes, r);
 }
+// Lane k's choice of a (bit k of p set) or b, without a branch: predicates follow the data.
+inline uint64_t pick64(uint32_t p, unsigned k, uint64_t a, uint64_t b) {
+  const uint64_t m = uint64_t{0} - ((p >> k) & 1);
+  return (a & m) | (b & ~m);
+}
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 template <unsigned N>
 void wideSel(Ctx& c, const DInst& d) {
@@ -1432,13 +1481,13 @@ void wideSel(Ctx& c, const DInst& d) {
   // (a source that is one value: its loader gives lane 0 alone, decodeAlu)
   if (oneValue(d.src[0])) std::fill_n(a + 1, N - 1, a[0]);
   if (oneValue(d.src[1])) std::fill_n(b + 1, N - 1, b[0]);
-  for (unsigned k = 0; k < N; ++k) a[k] = (p >> k) & 1 ? a[k] : b[k];
+  for (unsigned k = 0; k < N; ++k) a[k] = pick64(p, k, a[k], b[k]);
   store64<N>(c, d, en, lanes, a);
 }
 // wideSel where the lanes are in place (pickWideDirect): each source a Contig
 // Q or UQ region with its modifier, or one value (OneA, OneB: lane 0 from its
 // loader, the modifier applied).
-template <unsigned N, bool OneA, bool OneB>
+template <unsigned N, bool OneA, bool OneB, bool Mods>
 void wideSelDirect(Ctx& c, const DInst& d) {
   const uint32_t en = selMask(c, d);
   if (!en) return;
@@ -1454,8 +1503,12 @@ void wideSelDirect(Ctx& c, const DInst& d) {
   const WideMods ma = wideMods(d.src[0]), mb = wideMods(d.src[1]);
   uint64_t r[N];
   for (unsigned k = 0; k < N; ++k) {
-    const uint64_t a = OneA ? x : applyMods(lane64(A, k), ma), b = OneB ? y : applyMods(lane64(B, k), mb);
-    r[k] = (p >> k) & 1 ? a : b;
+    uint64_t a = OneA ? x : lane64(A, k), b = OneB ? y : lane64(B, k);
+    if constexpr (Mods) {
+      if (!OneA) a = applyMods(a, ma);
+      if (!OneB) b = applyMods(b, mb);
+    }
+    r[k] = pick64(p, k, a, b);
   }
   store64<N>(c, d, en, lanes, r);
 }
@@ -1554,9 +1607,15 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   if (op == Opcode::SEL) {
     const bool oneA = oneValue(a), oneB = oneValue(b);
     if ((!oneA && !contig8(a)) || (!oneB && !contig8(b)) || d.dst.shape != DOperand::Shape::Contig) return nullptr;
+    // (modifiers of a source that is one value: its loader applies them)
+    const bool mods = (!oneA && a.mod != Mod::None) || (!oneB && b.mod != Mod::None);
     return directByExec(d.exec, [&]<unsigned N>() -> Handler {
-      if (oneA) return oneB ? wideSelDirect<N, true, true> : wideSelDirect<N, true, false>;
-      return oneB ? wideSelDirect<N, false, true> : wideSelDirect<N, false, false>;
+      if (mods) {
+        if (oneA) return oneB ? wideSelDirect<N, true, true, true> : wideSelDirect<N, true, false, true>;
+        return oneB ? wideSelDirect<N, false, true, true> : wideSelDirect<N, false, false, true>;
+      }
+      if (oneA) return oneB ? wideSelDirect<N, true, true, false> : wideSelDirect<N, true, false, false>;
+      return oneB ? wideSelDirect<N, false, true, false> : wideSelDirect<N, false, false, false>;
     });
   }
   const bool cmp = op == Opcode::CMP;
