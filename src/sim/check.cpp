@@ -64,11 +64,57 @@ void FindingSink::add(uint32_t inst, Finding::Kind k, uint32_t spaceId, const Fi
   }
 }
 
+std::vector<uint8_t> registerBytesRead(const Kernel& k, const Layout& lay, unsigned grfSize) {
+  std::vector<uint8_t> read(lay.regBytes, 0);
+  auto mark = [&](uint64_t lo, uint64_t hi) {
+    std::fill(read.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(lo, read.size())),
+              read.begin() + static_cast<ptrdiff_t>(std::min<uint64_t>(hi, read.size())), 1);
+  };
+  for (const Instruction& inst : k.code) {
+    if (inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) return {};
+    const InstrDesc* d = rowOf(inst);
+    if (!d) return {};
+    for (int f = 0; f < d->numFields; ++f) {
+      const FieldDesc& fd = d->fields[f];
+      if (fd.access != Access::Read && fd.access != Access::ReadWrite) continue;
+      const Operand& o = inst.f[f];
+      if (o.kind == Operand::Kind::Indirect || o.kind == Operand::Kind::AddressOf) return {};
+      if (o.kind != Operand::Kind::General && o.kind != Operand::Kind::Raw) continue;
+      if (o.id == kVarNull || o.id >= lay.vars.size() || !lay.vars[o.id].present) continue;
+      const VarSlot& v = lay.vars[o.id];
+      if (o.kind == Operand::Kind::Raw) {
+        // (a footprint the row does not give: the rest of the variable)
+        const uint32_t n = rawFootprint(*d, inst, f, grfSize);
+        mark(uint64_t{v.offset} + o.offset, n ? uint64_t{v.offset} + o.offset + n : uint64_t{v.offset} + v.bytes);
+        continue;
+      }
+      // Chapter 5 regions: elements first .. last of the variable's type.
+      const unsigned ts = typeSize(v.type);
+      const uint64_t first = uint64_t{o.row} * (grfSize / ts) + o.col;
+      uint64_t last = v.bytes / ts;  // (a region that cannot be read: the whole variable after first)
+      const unsigned exec = inst.execSize(), w = o.region.w, vs = o.region.vs, hs = o.region.hs;
+      if (fd.flags & kScalar) last = first;
+      else if (w != kRegionNull && vs != kRegionNull && hs != kRegionNull && w && exec % w == 0)
+        last = first + uint64_t{exec / w - 1} * vs + uint64_t{w - 1} * hs;
+      mark(uint64_t{v.offset} + first * ts, uint64_t{v.offset} + (last + 1) * ts);
+    }
+  }
+  return read;
+}
+
+bool OobChecker::unused(const AccessBatch& b, uint32_t i) const {
+  if (read_.empty() || !b.hasDests) return false;
+  const RegDest& r = b.dests[i];
+  if (!r.bytes || r.off + r.bytes > read_.size()) return false;
+  return std::none_of(read_.begin() + r.off, read_.begin() + r.off + r.bytes, [](uint8_t x) { return x != 0; });
+}
+
 void OobChecker::onAccesses(Observed& c, const AccessBatch& b) {
   if (!b.anyOutOfBounds) return;
   for (uint32_t i = 0; i < b.n; ++i) {
     const MemAccess& a = b.items[i];
     if (a.inBounds) continue;
+    if (!a.write && !a.atomic && unused(b, i)) continue;  // (E33)
     FindingExample e;
     e.thread = c.threadId;
     e.lane = a.lane;

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <memory>
 
+#include "sim/layout.hpp"
 #include "sim/observe.hpp"
 
 namespace visakit::sim {
@@ -67,10 +68,22 @@ struct RaceShadow {
   }
 };
 
-// Out-of-bounds element accesses (E2).
+// The register bytes some instruction of `k` may read (a source region, a raw
+// operand's footprint), by byte of the register file laid out as `lay`; empty
+// when that cannot be told: an indirect or address-of operand, a function call.
+std::vector<uint8_t> registerBytesRead(const Kernel& k, const Layout& lay, unsigned grfSize);
+
+// Out-of-bounds element accesses (E2). With useReads, an out-of-bounds read
+// whose element goes only to register bytes no instruction reads is not one
+// (spec-decisions E33: IGC's block reads past the end of small buffers).
 class OobChecker : public Observer {
  public:
   void onAccesses(Observed& c, const AccessBatch& b) override;
+  void useReads(std::vector<uint8_t> read) { read_ = std::move(read); }
+
+ private:
+  bool unused(const AccessBatch& b, uint32_t i) const;
+  std::vector<uint8_t> read_;
 };
 
 // Two lanes writing the same byte in one instruction (E3).

@@ -509,6 +509,7 @@ std::optional<RunResult> prepareLaunch(Launch& l, const Kernel& k, std::vector<S
 
   // Barrier epochs of the race checker (spec-decisions C3): thread ids + 1 must stay below its tag bits.
   if (cfg.check && use.usesBarrier && dims.total < (uint64_t{1} << 30)) l.race.useBarriers(static_cast<uint32_t>(dims.perGroup));
+  if (cfg.check) l.oob.useReads(registerBytesRead(k, l.layout, cfg.grfSize));
   l.observers.add(&l.oob);
   l.observers.add(&l.same);
   l.observers.add(&l.race);

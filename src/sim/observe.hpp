@@ -27,6 +27,12 @@ struct MemAccess {
 };
 static_assert(sizeof(MemAccess) == 16, "a batch's accesses stay 16 bytes each");
 
+// Register bytes [off, off + bytes) of the thread, where a load puts its element
+// (bytes 0: not told).
+struct RegDest {
+  uint32_t off = 0, bytes = 0;
+};
+
 constexpr uint32_t kUrbSpace = 0xffffffffu;
 // Accesses of the stateless address space that fall in no allocation.
 constexpr uint32_t kFlatSpace = 0xfffffffdu;
@@ -55,6 +61,10 @@ struct AccessBatch {
   // (MemAccess::sameBytes) is worked out where a checker needs it. Else nullptr.
   const uint8_t* writeData = nullptr;
   std::vector<MemAccess> items = std::vector<MemAccess>(kMaxAccesses);
+  // Loads of the semantics (sem/): where item i's element goes, dests[i], when
+  // hasDests (the fast tier's own executors do not tell it).
+  bool hasDests = false;
+  std::vector<RegDest> dests = std::vector<RegDest>(kMaxAccesses);
 };
 
 // Findings of one host thread, merged at the end (one per instruction and kind).

@@ -127,6 +127,7 @@ struct Ctx : Observed {
       batch.writeEnd = 0;
       batch.runLanes = 0;
       batch.writeData = nullptr;
+      batch.hasDests = false;
     }
   }
   void record(uint64_t addr, unsigned size, unsigned lane, bool write, bool ok, uint8_t sameBytes = 0) {

@@ -179,6 +179,10 @@ uint64_t Exec::rawBits(int f, uint32_t byteOff, unsigned bytes) const {
   if (o.null) return 0;
   return regBits(o.base + byteOff, bytes);
 }
+RegDest Exec::rawDest(int f, uint32_t byteOff, unsigned bytes) const {
+  const RefOperand& o = op(f);
+  return o.null ? RegDest{} : RegDest{o.base + byteOff, bytes};
+}
 void Exec::setRawBits(int f, uint32_t byteOff, unsigned bytes, uint64_t v) {
   const RefOperand& o = op(f);
   if (o.null) return;
@@ -190,7 +194,7 @@ void Exec::setRawU32(int f, unsigned elem, uint32_t v) { setRawBits(f, 4 * elem,
 // ---- memory: the one place where accesses happen and are observed ----
 
 void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
-                  bool atomic, uint8_t sameBytes) {
+                  bool atomic, uint8_t sameBytes, RegDest to) {
   if (!batch) return;
   AccessBatch& b = *batch;
   if (spaceId != batchSpace_) {
@@ -207,8 +211,13 @@ void Exec::record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, uns
     b.writeEnd = 0;
     b.runLanes = 0;
     b.writeData = nullptr;
+    b.hasDests = true;
   }
-  if (b.n == b.items.size()) b.items.resize(2 * b.items.size());
+  if (b.n == b.items.size()) {
+    b.items.resize(2 * b.items.size());
+    b.dests.resize(b.items.size());
+  }
+  b.dests[b.n] = to;
   b.items[b.n++] = {addr, bytes, static_cast<uint8_t>(lane), write, ok, atomic, sameBytes};
   b.anyOutOfBounds |= !ok;
   if (write && ok) {
@@ -223,7 +232,7 @@ void Exec::endAccesses() {
 }
 
 // E2 / the pages' "Out-of-bound Access": reads out of bounds give 0.
-uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane) {
+uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, RegDest to) {
   addr = spaceAddress(s, addr);  // E31 (SLM)
   bool ok = s.bound && inBounds(s, addr, bytes);
   uint64_t v = 0;
@@ -231,7 +240,7 @@ uint64_t Exec::load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, u
     v = memLoad(s, addr, bytes);
     (*mem_.spaceBytes)[s.statIndex][0] += bytes;
   }
-  record(s, spaceId, addr, bytes, lane, false, ok);
+  record(s, spaceId, addr, bytes, lane, false, ok, false, 0, to);
   return v;
 }
 

@@ -169,7 +169,7 @@ void load(Exec& e, bool quad, bool stridedOp) {
       uint32_t id;
       uint64_t off;
       Space& s = w.at(addr[n] + uint64_t{memElem[v]} * mb, mb, id, off);
-      out.emplace_back(l.off(v, n), toReg(e.load(s, id, off, mb, n), ds));
+      out.emplace_back(l.off(v, n), toReg(e.load(s, id, off, mb, n, e.rawDest(dst, l.off(v, n), l.rb)), ds));
     }
   }
   e.endAccesses();

@@ -46,7 +46,9 @@ Target flatTarget(Exec& e, uint64_t addr, unsigned bytes) {
   return {&s, id, off};
 }
 
-uint64_t load(Exec& e, const Target& t, unsigned bytes, unsigned lane) { return e.load(*t.s, t.id, t.addr, bytes, lane); }
+uint64_t load(Exec& e, const Target& t, unsigned bytes, unsigned lane, RegDest to = {}) {
+  return e.load(*t.s, t.id, t.addr, bytes, lane, to);
+}
 void store(Exec& e, const Target& t, unsigned bytes, unsigned lane, uint64_t v) { e.store(*t.s, t.id, t.addr, bytes, lane, v); }
 
 uint32_t surfaceId(const Exec& e) { return e.op(e.field("Surface")).id; }
@@ -283,7 +285,7 @@ void blockDwords(Exec& e, int data, unsigned owords, At at) {
   for (unsigned k = 0; k < n; ++k) {
     const Target t = at(4 * k);
     if constexpr (kStore) store(e, t, 4, 0, e.rawU32(data, k));
-    else v[k] = static_cast<uint32_t>(load(e, t, 4, 0));
+    else v[k] = static_cast<uint32_t>(load(e, t, 4, 0, e.rawDest(data, 4 * k, 4)));
   }
   e.endAccesses();
   if constexpr (!kStore)

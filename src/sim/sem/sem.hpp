@@ -235,6 +235,8 @@ class Exec {
   uint32_t rawU32(int f, unsigned elem) const;
   void setRawU32(int f, unsigned elem, uint32_t v);
   uint64_t rawBits(int f, uint32_t byteOff, unsigned bytes) const;
+  // Where bytes [byteOff, byteOff + bytes) of raw operand f are in the registers (%null: not told).
+  RegDest rawDest(int f, uint32_t byteOff, unsigned bytes) const;
   void setRawBits(int f, uint32_t byteOff, unsigned bytes, uint64_t v);
 
   // ---- registers by byte address (indirect operands, address registers) ----
@@ -261,7 +263,8 @@ class Exec {
   // returned); returns the old value. `a`, `b`: the operation's sources.
   uint64_t atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
                   uint64_t b);
-  uint64_t load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane);
+  // `to`: where the element goes in the registers, for the checkers (RegDest).
+  uint64_t load(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, RegDest to = {});
   void store(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v);
   // Ends the instruction's accesses: the observers see them as one batch.
   void endAccesses();
@@ -280,7 +283,7 @@ class Exec {
   unsigned grf_;
   uint32_t batchSpace_ = 0xfffffffeu;  // the space of the open batch
   void record(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, bool write, bool ok,
-              bool atomic = false, uint8_t sameBytes = 0);
+              bool atomic = false, uint8_t sameBytes = 0, RegDest to = {});
   uint32_t elemOffset(int f, unsigned k) const;
 };
 
