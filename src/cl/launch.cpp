@@ -295,6 +295,8 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     }
     slm = alignUp(slm, std::max<uint32_t>(1, d.sourceOffset));
     out.argMemory[d.argumentNumber].slmOffset = inlineSlm + slm;
+    out.argMemory[d.argumentNumber].slmBytes = la->bytes;
+    out.argMemory[d.argumentNumber].name = argName(d.argumentNumber);
     putLE(ctd, d.offset, d.dataSize ? d.dataSize : 4, slm);
     slm += la->bytes;
   }

@@ -37,7 +37,9 @@ struct KernelLaunchInput {
 struct ArgMemory {
   int binding = -1;        // index in PreparedLaunch::bindings (buffers), or -1
   uint64_t address = 0;    // its address in the stateless address space
-  uint64_t slmOffset = 0;  // __local arguments: their offset in the group's SLM
+  uint64_t slmOffset = 0;  // __local arguments: their offset in the group's SLM,
+  uint64_t slmBytes = 0;   // their size (0: not a __local argument)
+  std::string name;        // "argument 1 'acc'" (__local arguments: what findings call them)
 };
 
 class ThreadPayloads;

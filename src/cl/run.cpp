@@ -373,11 +373,22 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       if (base <= address && (!best || base > best->second)) best = std::pair<std::string, uint64_t>(name, base);
     return best;
   };
+  // A byte of the group's SLM in a __local argument (K10): the argument.
+  auto localArgAt = [&](uint64_t byte) -> const ArgMemory* {
+    for (const ArgMemory& m : pl.argMemory)
+      if (m.slmBytes && byte >= m.slmOffset && byte - m.slmOffset < m.slmBytes) return &m;
+    return nullptr;
+  };
   for (const sim::Finding& f : rr.findings) {
     ClFinding cf;
     cf.finding = f;
-    const bool stateless = f.space == sim::kStatelessName;
-    cf.memory = f.space == "%slm" ? "__local memory" : stateless ? "no allocation" : f.space;
+    const bool stateless = f.space == sim::kStatelessName, slm = f.space == "%slm";
+    cf.memory = slm ? "__local memory" : stateless ? "no allocation" : f.space;
+    // (every example in one __local argument: the finding names it)
+    const ArgMemory* local = slm && !f.examples.empty() ? localArgAt(f.examples.front().address) : nullptr;
+    for (const sim::FindingExample& e : f.examples)
+      if (local && localArgAt(e.address) != local) local = nullptr;
+    if (local) cf.memory = local->name + " (__local)";
     // The example's lane is a channel of the instruction; its execution mask
     // offset (M5 = channel 16) makes it a lane of the hardware thread (K4).
     const unsigned channel0 = f.instruction < k->code.size() ? emaskOffset(k->code[f.instruction].emask) : 0;
@@ -391,6 +402,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
       cf.workItems.push_back(w);
       std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
+      if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
       if (stateless) {
         place = fmt::format("address 0x{:x}, in no allocation", e.address);
         if (auto below = allocationBelow(e.address)) {

@@ -86,9 +86,10 @@ void svmBlocksRule(RuleCtx& c) {
   const Operand& nbF = c.field("Num_blocks");
   const unsigned nb = 1u << (nbF.value & 3), exec = c.inst().execSize();
   const unsigned bs = c.field("Block_size").value == 2 ? 8 : c.field("Block_size").value == 1 ? 4 : 1;
-  if (nb > 1 && exec < 8)
-    c.error(c.locOf(nbF), fmt::format("{} blocks need execution size 8 or 16, not {} ({} page: \"When num_blocks > 1, exec_size must >= 8\")",
-                                      nb, exec, d.page));
+  if (nb > 1 && exec < 8)  // (IGC's SIMD1 loads of adjacent bytes: a named warning, A27)
+    c.warning("svm-blocks-exec", c.locOf(nbF),
+              fmt::format("{} blocks need execution size 8 or 16, not {} ({} page: \"When num_blocks > 1, exec_size must >= 8\")", nb,
+                          exec, d.page));
   if (nb == 8 && (bs != 4 || exec != 8))
     c.error(c.locOf(nbF), fmt::format("8 blocks are only valid for 4-byte blocks and execution size 8 ({} page)", d.page));
   const Operand& data = c.field(d.subOp == 3 ? "Dst" : "Src");

@@ -173,6 +173,31 @@ TEST(ClCli, CheckFindsTheRaceOnLocalMemory) {
 // The dump in tests/fixtures/cl-altered has one instruction altered by hand:
 // work-items 16-31 of each 32 write in + 3 where pocl writes 3 * in. With
 // in = 0, 1, 2, ...: 32 of 64 elements differ, the first work-item 16 (19 vs 48).
+// A race on a __local argument names the argument and the byte in it (its offset in the
+// group's SLM less the argument's start, after the kernel's own 32 bytes, K10). With 64
+// work-items in two SIMD32 threads, work-item 63 reads t[0], which thread 0 writes (byte 0),
+// and work-item 31 reads t[32], which thread 1 writes (byte 128).
+TEST(ClCli, CheckNamesTheLocalArgument) {
+  Tmp t;
+  const std::string cl = (t.dir / "race_arg.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void race_arg(__global int* out, __local int* t)\n{\n    __local int pad[8];\n"
+         "    int l = get_local_id(0);\n    if (l == 0) pad[0] = 5;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+         "    t[l] = l + pad[0];\n    out[get_global_id(0)] = t[(l + 1) % 64];\n}\n";
+  }
+  for (const char* dev : {"skl", "acm-g10"}) {
+    auto r = vtest::runCli("cl '" + cl + "' --device " + dev +
+                           " --kernel race_arg --global 64 --local 64 --arg 0=zero:256 --arg 1=local:256 --check");
+    EXPECT_EQ(r.exit, 3) << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("race_arg.cl:8: error: data race (read/write) in argument 1 't' (__local)"), std::string::npos)
+        << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("local (63,0,0) group (0,0,0): byte 0 of argument 1 't' (4 bytes)"), std::string::npos)
+        << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("byte 128 of argument 1 't' (4 bytes)"), std::string::npos) << dev << "\n" << r.output;
+  }
+}
+
 TEST(ClCli, CompareReportsAnAlteredDump) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);
