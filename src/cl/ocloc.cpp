@@ -1,5 +1,6 @@
 #include "cl/ocloc.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
@@ -163,11 +164,19 @@ bool executable(const std::string& p) {
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
 }
 
-std::string lastLines(const std::string& s, size_t max) {
+// What ocloc said, at most about `max` characters: its first lines (the first
+// errors, which the later ones often follow from) and its last (its summary),
+// whole lines, with the number of lines left out between them.
+std::string headAndTail(const std::string& s, size_t max) {
   std::string t = s;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
-  if (t.size() > max) t = "..." + t.substr(t.size() - max);
-  return t;
+  if (t.size() <= max) return t;
+  size_t head = t.rfind('\n', max * 3 / 4);
+  if (head == std::string::npos) head = max * 3 / 4;
+  size_t tail = t.find('\n', t.size() - max / 4);
+  if (tail == std::string::npos || tail < head) tail = t.size() - max / 4;
+  const auto left = std::count(t.begin() + static_cast<std::ptrdiff_t>(head), t.begin() + static_cast<std::ptrdiff_t>(tail), '\n');
+  return t.substr(0, head) + fmt::format("\n... ({} lines left out) ...", left > 0 ? left - 1 : 0) + t.substr(tail);
 }
 
 }  // namespace
@@ -337,7 +346,7 @@ bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err) {
   }
   readSmall(outFile, out.stdoutText);
   readSmall(errFile, out.stderrText);
-  std::string said = lastLines(out.stderrText + out.stdoutText, 4000);
+  std::string said = headAndTail(out.stderrText + out.stdoutText, 4000);
   if (w < 0) {
     err = "ocloc was interrupted";
     return false;

@@ -23,7 +23,7 @@ constexpr InstrDesc kRows[] = {
     alu2(Opcode::SHR, "shr", "SHR", kInt, kArith, true, kIntOnly, kGI),
     // MOV page: src0 may be a predicate (with exec size 1).
     {.op = Opcode::MOV, .mnemonic = "mov", .pageMnemonic = "MOV", .cls = InstrClass::Alu, .execSizes = kAllExec, .sat = true,
-     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum, kGI), src("Src0", 1, kNum, kArith, kGI | kImm | kP)}},
+     .page = "MOV", .numFields = 4, .fields = {fExec, fPred, dst(kNum | types(T::BF), kGI), src("Src0", 1, kNum | types(T::BF), kArith, kGI | kImm | kP)}},
     alu2(Opcode::SEL, "sel", "SEL", kNum, kArith, true, 0, kGI),
     // SETP page: Exec_size, Dst (predicate), Src0; no predication.
     {.op = Opcode::SETP, .mnemonic = "setp", .pageMnemonic = "SETP", .cls = InstrClass::Alu, .execSizes = kAllExec,

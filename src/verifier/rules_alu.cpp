@@ -208,9 +208,12 @@ void fblRules(RuleCtx& c) {
 // MOV page: a predicate source needs a UB, UW or UD destination (the size rule
 // is the verifier's); a signed one of the same sizes is IGC's sub_group_elect and
 // sub_group_ballot (`mov (M1_NM, 1) V0059(0,0)<1> P1`, V0059 of type D).
+// MOV page type maps: any numeric type with any other; BF ({XEHP+}) with F or BF only.
+constexpr TypeMap kMovMaps[] = {{kInts | types(T::UQ, T::Q, T::F, T::DF, T::HF, T::BOOL), kInts | types(T::UQ, T::Q, T::F, T::DF, T::HF, T::BOOL)},
+                                {types(T::F, T::BF), types(T::F, T::BF)}};
 void movRules(RuleCtx& c) {
   const Operand& src = c.field("Src0");
-  if (src.kind != Operand::Kind::Predicate) return;
+  if (src.kind != Operand::Kind::Predicate) return typeMaps(c, kMovMaps);
   std::optional<Type> t = typeOf(c.kernel(), c.field("Dst"));
   if (t && (*t == T::B || *t == T::W || *t == T::D))
     c.warning("mov-pred-type", c.locOf(c.field("Dst")),

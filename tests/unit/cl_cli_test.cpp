@@ -198,6 +198,26 @@ TEST(ClCli, CheckNamesTheLocalArgument) {
   }
 }
 
+// A failed compile that says a lot: ocloc's first errors are kept (the later ones often
+// follow from them) and its last lines, with the count of lines left out between.
+TEST(ClCli, OclocErrorsKeepTheFirstAndTheLast) {
+  Tmp t;
+  const std::string cl = (t.dir / "many.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void k(__global int* o)\n{\n";
+    for (int i = 0; i < 200; ++i) f << "    o[" << i << "] = undefined_" << i << ";\n";
+    f << "}\n";
+  }
+  auto r = vtest::runCli("cl '" + cl + "' --kernel k --global 1 --arg 0=zero:1024");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_NE(r.output.find("ocloc failed"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("undeclared identifier 'undefined_0'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("lines left out) ..."), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("o[199] = undefined_199;"), std::string::npos) << r.output;
+  EXPECT_LT(r.output.size(), 6000u) << r.output;
+}
+
 TEST(ClCli, CompareReportsAnAlteredDump) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);
