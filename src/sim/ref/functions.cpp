@@ -69,7 +69,7 @@ bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, 
       const std::string& name = pk.strings[inst.f[f].value];
       auto it = std::find_if(callees.begin(), callees.end(), [&](const Kernel* c) { return c->name == name; });
       if (it == callees.end()) {
-        err = fmt::format("{} '{}', instruction #{}: {} '{}': the module has no function of that name",
+        err = fmt::format("{} '{}', instruction #{}: {} '{}': the module has no function of that name (an unresolved external function: a driver would fail to link it)",
                           pk.isFunction ? "function" : "kernel", pk.name, d.index, d.row->mnemonic, name);
         return false;
       }
