@@ -182,6 +182,19 @@ bool scanInto(const std::string& dir, DumpProgram& out, std::string& err) {
       return false;
     }
     k.chosen = withCos.empty() ? k.variants.front() : *withCos.front();
+    // IGC's retry writes a .cos for every kernel, but recompiles only those it retries: a
+    // kernel whose retry variant has no code of its own keeps its earlier compile's (the
+    // latest earlier one of the same SIMD width).
+    if (k.chosen.visaasm.empty() && k.chosen.isa.empty() && k.chosen.retry > 0) {
+      const KernelVariant* from = nullptr;
+      for (const KernelVariant& v : k.variants)
+        if (v.simd == k.chosen.simd && v.retry < k.chosen.retry && !v.visaasm.empty() && (!from || v.retry > from->retry)) from = &v;
+      if (from) {
+        const std::string cos = k.chosen.cos;
+        k.chosen = *from;
+        k.chosen.cos = cos;
+      }
+    }
     std::string fromVisa = k.chosen.visaasm.empty() ? std::string() : visaasmName(k.chosen.visaasm);
     std::string fromCos = k.chosen.cos.empty() ? std::string() : cosName(k.chosen.cos);
     if (!fromVisa.empty() && !fromCos.empty() && fromVisa != fromCos) {

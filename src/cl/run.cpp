@@ -232,6 +232,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   res.kernelFile = dk->chosen.visaasm;
   res.kernelFileRemoved = compiled && rq.keepDumps.empty();
   if (res.kernelFile.empty()) {
+    if (dk->chosen.isa.empty()) return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (IGC wrote no vISA for it)", rq.kernel, dumpDir));
     return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (the .isa files of this IGC are cut short; "
                                  "visakit reads the .visaasm)", rq.kernel, dumpDir));
   }

@@ -165,7 +165,12 @@ Runner addCl(CLI::App& app) {
   cmd->add_option("--jobs", rq.jobs, "N host threads (default: all cores)");
   cmd->add_option("--grf-size", rq.grfSize, "GRF bytes (default: from the dump's platform, 64 for pvc)")
       ->check(CLI::IsMember({32, 64}));
-  cmd->add_option("--max-steps", rq.maxSteps, "N: instructions per hardware thread before the run fails")->capture_default_str();
+  cmd->add_option("--max-steps", rq.maxSteps, "N: instructions per hardware thread before the run fails")
+      ->check([](const std::string& v) {
+        return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos ? std::string()
+                                                                                    : "a count of instructions (0, 1, 2, ...), not '" + v + "'";
+      })
+      ->capture_default_str();
   return [a]() { return runCl(a->rq, a->json, a->visaWarnings); };
 }
 

@@ -52,6 +52,10 @@ TEST(ClCli, UsageErrorsExitTwo) {
   EXPECT_EQ(r.exit, 2) << r.output;
   EXPECT_NE(r.output.find("do not fit in 64 bits"), std::string::npos) << r.output;
   EXPECT_EQ(vtest::runCli("cl '" + source() + "' --kernel saxpy --global 16 --arg 0=f33:1").exit, 2);
+  for (const char* bad : {"--max-steps -5", "--jobs -1", "--max-steps x"}) {
+    r = vtest::runCli("cl '" + source() + "' --kernel saxpy --global 16 " + bad);
+    EXPECT_EQ(r.exit, 2) << bad << "\n" << r.output;
+  }
   EXPECT_EQ(vtest::runCli("cl --help").exit, 0);
 }
 

@@ -116,6 +116,32 @@ TEST(ClDump, RetryVariants) {
                               "which one the program binary holds");
 }
 
+// IGC's retry writes a .cos for every kernel but recompiles only the one it retries (pvc: a
+// file whose first kernel spills): the other kernel's retry variant is a .cos alone, and its
+// code is its first compile's.
+TEST(ClDump, RetryOfAnotherKernel) {
+  Scratch s("retry_other");
+  fs::path src = fixture("simd16-skl");
+  s.copy(src / "OCL_asmddf605c02b3cd10c.progbin", "OCL_asmddf605c02b3cd10c.progbin");
+  s.copy(src / "OCL_asmddf605c02b3cd10c_simd16_entry_0001.visaasm", "OCL_asmddf605c02b3cd10c_simd16_entry_0001.visaasm");
+  s.write("OCL_asmddf605c02b3cd10c_simd16_entry_0001.isa", "first compile");
+  s.copy(src / "OCL_asmddf605c02b3cd10c_simd16_entry_0001.cos", "OCL_asmddf605c02b3cd10c_1_simd16_entry_0001.cos");
+  DumpProgram d;
+  std::string err;
+  ASSERT_TRUE(scanDump(s.dir.string(), d, err)) << err;
+  ASSERT_EQ(d.kernels.size(), 1u);
+  EXPECT_EQ(fs::path(d.kernels[0].chosen.visaasm).filename(), "OCL_asmddf605c02b3cd10c_simd16_entry_0001.visaasm");
+  EXPECT_EQ(fs::path(d.kernels[0].chosen.isa).filename(), "OCL_asmddf605c02b3cd10c_simd16_entry_0001.isa");
+  EXPECT_EQ(fs::path(d.kernels[0].chosen.cos).filename(), "OCL_asmddf605c02b3cd10c_1_simd16_entry_0001.cos");
+  EXPECT_EQ(d.kernels[0].chosen.simd, 16u);
+  EXPECT_EQ(d.kernels[0].chosen.retry, 0u);  // (the code's compile)
+  // A retry's own code is chosen when it has some (RetryVariants).
+  s.copy(src / "OCL_asmddf605c02b3cd10c_simd16_entry_0001.visaasm", "OCL_asmddf605c02b3cd10c_1_simd16_entry_0001.visaasm");
+  ASSERT_TRUE(scanDump(s.dir.string(), d, err)) << err;
+  EXPECT_EQ(fs::path(d.kernels[0].chosen.visaasm).filename(), "OCL_asmddf605c02b3cd10c_1_simd16_entry_0001.visaasm");
+  EXPECT_EQ(d.kernels[0].chosen.retry, 1u);
+}
+
 TEST(ClDump, Errors) {
   EXPECT_EQ(scanError("/nonexistent/dir"), "'/nonexistent/dir' is not a directory");
   Scratch s("errors");
