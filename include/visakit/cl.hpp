@@ -43,6 +43,7 @@ struct Request {
   unsigned grfSize = 0;                // 0: the dump's platform's (64 for Xe-HPC, else 32)
   uint64_t maxSteps = sim::kDefaultMaxSteps;
   unsigned maxExamples = 4;
+  unsigned compareTimeoutSeconds = 300;  // --compare: the OpenCL CPU device's run is stopped after this long; 0: no limit
 };
 
 // A --check finding in OpenCL terms.

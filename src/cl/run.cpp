@@ -334,11 +334,14 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     cr.buildOptions = withoutIntelOptions(rq.buildOptions);
     cr.launch = pl.shape;
     cr.args = values;
+    cr.timeoutSeconds = rq.compareTimeoutSeconds;
     CpuRunResult cres = runOnCpu(cr);
     // A kernel that crashes pocl often runs out of bounds: under --check the run goes on, and
     // its findings say where (the comparison is then not made; CL25).
     if (!cres.ok) {
       std::string why = "the OpenCL CPU device could not run the kernel: " + cres.error;
+      if (cres.timedOut)
+        return failed(1, "--compare: " + why + " (--compare-timeout sets the limit; without --compare, --max-steps stops a kernel that does not end)");
       if (!rq.check) return failed(1, "--compare: " + why + " (--check shows the kernel's out-of-bounds accesses)");
       res.compareError = std::move(why);
     }

@@ -158,6 +158,9 @@ Runner addCl(CLI::App& app) {
   cmd->add_flag("--check", rq.check, "report out-of-bounds accesses and races by argument and work-item (exit 3)");
   cmd->add_flag("--compare", rq.compare, "run the kernel on the OpenCL CPU device (pocl) too and compare the outputs (exit 4)");
   cmd->add_option("--tolerance", rq.tolerance, "ulp:N or rel:X: for floating-point outputs of --compare (default exact)");
+  cmd->add_option("--compare-timeout", rq.compareTimeoutSeconds,
+                  "SECONDS: stop the OpenCL CPU device's run of --compare after this long (0: no limit)")
+      ->capture_default_str();
   cmd->add_flag("--reference", rq.reference, "run in the reference tier (the plain interpreter)");
   cmd->add_flag("--visa-warnings", a->visaWarnings,
                 "print the verifier's warnings on IGC's vISA (where it departs from the pages; counted otherwise)");

@@ -222,6 +222,25 @@ TEST(ClCli, OclocErrorsKeepTheFirstAndTheLast) {
   EXPECT_LT(r.output.size(), 6000u) << r.output;
 }
 
+// CL28: a kernel that never ends on the OpenCL CPU device is stopped after --compare-timeout
+// seconds; the run fails (exit 1) and writes nothing.
+TEST(ClCli, CompareTimeoutStopsTheDevice) {
+  Tmp t;
+  const std::string cl = (t.dir / "forever.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void forever(__global int* out, int stop)\n{\n    int i = 0;\n"
+         "    while (out[get_global_id(0)] != stop) { i++; }\n    out[get_global_id(0)] = i;\n}\n";
+  }
+  const std::string out = (t.dir / "out.bin").string();
+  auto r = vtest::runCli("cl '" + cl + "' --kernel forever --global 16 --arg 0=zero:64 --arg 1=i32:5 --out 0=" + out +
+                         " --compare --compare-timeout 1");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_NE(r.output.find("kernel 'forever' did not finish within 1 s on the OpenCL CPU device"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--compare-timeout sets the limit"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 TEST(ClCli, CompareReportsAnAlteredDump) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);

@@ -555,6 +555,7 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
   while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
   if (timedOut) {
+    r.timedOut = true;
     r.error = fmt::format("kernel '{}' did not finish within {} s on the OpenCL CPU device; it was stopped", q.kernel,
                           q.timeoutSeconds);
     return r;

@@ -52,6 +52,7 @@ struct CpuRunRequest {
 struct CpuRunResult {
   bool ok = false;
   std::string error;  // when !ok: one message; the build log for a failed build
+  bool timedOut = false;  // stopped after CpuRunRequest::timeoutSeconds
   // Argument i's bytes after the run for a buffer argument (@FILE, zero:N); nullopt for the others.
   std::vector<std::optional<std::vector<uint8_t>>> buffers;
   // The kernel's parameters as the device reports them (empty if it cannot).
