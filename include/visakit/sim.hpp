@@ -230,6 +230,11 @@ struct RunResult {
   Stats stats;
   std::vector<Finding> findings;  // sorted by instruction, then kind
   std::vector<uint8_t> urb;       // final URB contents
+  // A run --max-steps stopped: the thread and the instruction (Kernel::code index) it was at.
+  struct StepLimit {
+    uint32_t thread = 0, instruction = 0;
+  };
+  std::optional<StepLimit> stepLimit;
   bool ok() const { return status == Status::Ok; }
 };
 

@@ -364,13 +364,53 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   const auto t0 = std::chrono::steady_clock::now();
   sim::RunResult rr = sim::run(*k, pl.bindings, pl.cfg);
   res.runSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  if (!rr.ok()) return failed(1, rr.error);
+  // In OpenCL terms: the work-item of lane `lane` of the launch's hardware thread `thread`,
+  // and the OpenCL C file and line of instruction `inst` (CL21; an empty file: none).
+  auto workItemOf = [&](uint64_t thread, unsigned lane) {
+    WorkItem w;
+    const uint32_t tpg = pl.threadsPerGroup;
+    const uint64_t g = thread / tpg;
+    const auto grid = pl.grid;
+    w.group = {g % grid[0], g / grid[0] % grid[1], g / (uint64_t{grid[0]} * grid[1])};
+    w.local = pl.localId(static_cast<uint32_t>(thread % tpg), lane);
+    for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
+    return w;
+  };
+  const std::vector<SourcePos> lines = sourcePositions(*k);
+  auto sourceOf = [&](uint32_t inst) -> std::pair<std::string, uint32_t> {
+    if (inst >= lines.size() || !lines[inst].line) return {};
+    const int32_t file = lines[inst].file;
+    std::string name = file >= 0 && static_cast<size_t>(file) < k->strings.size() ? k->strings[file] : "";
+    // A compile of ours names its temporary copy of the one input file: name the input.
+    // A dump folder's compile named one that is gone by now: IGC's copy in the folder.
+    if (compiled) name = rq.input;
+    else if (std::error_code ec; !name.empty() && !fs::exists(name, ec))
+      if (std::string copy = (fs::path(dumpDir) / (prog.name + ".cl")).string(); fs::exists(copy, ec)) name = copy;
+    return {name, lines[inst].line};
+  };
+  if (!rr.ok()) {
+    if (!rr.stepLimit) return failed(1, rr.error);
+    // --max-steps (CL29): the work-group and work-items of the thread, and where it was.
+    const auto [thread, inst] = *rr.stepLimit;
+    const uint64_t items = res.local[0] * res.local[1] * res.local[2], first = uint64_t{thread % pl.threadsPerGroup} * pl.simd;
+    const unsigned lanes = static_cast<unsigned>(std::clamp<uint64_t>(items > first ? items - first : 1, 1, pl.simd));
+    const WorkItem a = workItemOf(thread, 0), b = workItemOf(thread, lanes - 1);
+    const auto [file, line] = sourceOf(inst);
+    const unsigned visaLine = inst < k->code.size() ? k->code[inst].loc.line : 0;
+    std::string at = res.kernelFileRemoved
+                         ? fmt::format("instruction #{}, line {} of the kernel's .visaasm (--keep-dumps DIR keeps it)", inst, visaLine)
+                         : fmt::format("{}:{}", res.kernelFile, visaLine);
+    if (!file.empty()) at = fmt::format("{}:{} (vISA: {})", file, line, at);
+    return failed(1, fmt::format("the work-items of work-group ({},{},{}) with local ids ({},{},{}) to ({},{},{}) did not finish "
+                                 "within {} instructions of their hardware thread (--max-steps); stopped at {}",
+                                 a.group[0], a.group[1], a.group[2], a.local[0], a.local[1], a.local[2], b.local[0], b.local[1],
+                                 b.local[2], rq.maxSteps, at));
+  }
   res.stats = rr.stats;
 
   // Findings in OpenCL terms: the memory by argument, the work-items by their
   // ids, the OpenCL C line (CL21), the allocation an address in no allocation
   // overran (CL22).
-  const std::vector<SourcePos> lines = sourcePositions(*k);
   auto allocationBelow = [&](uint64_t address) -> std::optional<std::pair<std::string, uint64_t>> {
     std::optional<std::pair<std::string, uint64_t>> best;
     for (const auto& [name, base] : pl.cfg.addresses)
@@ -397,14 +437,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     // offset (M5 = channel 16) makes it a lane of the hardware thread (K4).
     const unsigned channel0 = f.instruction < k->code.size() ? emaskOffset(k->code[f.instruction].emask) : 0;
     for (const sim::FindingExample& e : f.examples) {
-      WorkItem w;
-      const uint32_t tpg = pl.threadsPerGroup;
-      const uint64_t g = e.thread / tpg;
-      const auto grid = pl.grid;
-      w.group = {g % grid[0], g / grid[0] % grid[1], g / (uint64_t{grid[0]} * grid[1])};
-      w.local = pl.localId(e.thread % tpg, channel0 + e.lane);
-      for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
-      cf.workItems.push_back(w);
+      cf.workItems.push_back(workItemOf(e.thread, channel0 + e.lane));
       std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
       if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
       if (stateless) {
@@ -418,15 +451,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       }
       cf.places.push_back(std::move(place));
     }
-    if (f.instruction < lines.size() && lines[f.instruction].line) {
-      cf.sourceLine = lines[f.instruction].line;
-      const int32_t file = lines[f.instruction].file;
-      std::string name = file >= 0 && static_cast<size_t>(file) < k->strings.size() ? k->strings[file] : "";
-      // A compile of ours names its temporary copy of the one input file: name the input.
-      // A dump folder's compile named one that is gone by now: IGC's copy in the folder.
-      if (compiled) name = rq.input;
-      else if (std::error_code ec; !name.empty() && !fs::exists(name, ec))
-        if (std::string copy = (fs::path(dumpDir) / (prog.name + ".cl")).string(); fs::exists(copy, ec)) name = copy;
+    if (auto [name, line] = sourceOf(f.instruction); line) {
+      cf.sourceLine = line;
       cf.sourceFile = name;
       std::string text = compiled ? source : "";
       if (text.empty() && !name.empty()) readFile(name, text);

@@ -241,6 +241,27 @@ TEST(ClCli, CompareTimeoutStopsTheDevice) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// CL29: --max-steps names the work-group and the work-items of the hardware thread it stopped,
+// and the OpenCL C line. Work-item 300 of groups of 64 is local id 44 of group 4, in the
+// hardware thread of local ids 32 to 47 (SIMD16) or 32 to 63 (SIMD32).
+TEST(ClCli, MaxStepsNamesTheWorkItems) {
+  Tmp t;
+  const std::string cl = (t.dir / "stuck.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void stuck_one(__global int* out)\n{\n    int gid = get_global_id(0), i = 0, v = 1;\n"
+         "    while (gid == 300 ? 1 : i < 10) { v = v * 3 + 1; i++; }\n    out[gid] = v;\n}\n";
+  }
+  for (const char* dev : {"skl", "pvc"}) {
+    auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel stuck_one --global 512 --local 64 --arg 0=zero:2048 --max-steps 100000");
+    EXPECT_EQ(r.exit, 1) << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("the work-items of work-group (4,0,0) with local ids (32,0,0) to ("), std::string::npos) << dev << "\n" << r.output;
+    EXPECT_NE(r.output.find("did not finish within 100000 instructions of their hardware thread (--max-steps); stopped at " + cl + ":4 (vISA: instruction #"),
+              std::string::npos)
+        << dev << "\n" << r.output;
+  }
+}
+
 TEST(ClCli, CompareReportsAnAlteredDump) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);

@@ -83,9 +83,13 @@ struct Shared {
   ObserverList* observers = nullptr;  // --check: the launch's (Launch::observers)
   size_t numStats = 0;
 
-  void fail(std::string msg) {
+  std::optional<RunResult::StepLimit> stepLimit;
+  void fail(std::string msg, std::optional<RunResult::StepLimit> at = std::nullopt) {
     std::lock_guard<std::mutex> g(errMu);
-    if (error.empty()) error = std::move(msg);
+    if (error.empty()) {
+      error = std::move(msg);
+      stepLimit = at;
+    }
     stop.store(true);
   }
 };
@@ -265,7 +269,8 @@ template <bool CanYield>
     }
     if (++steps > maxSteps) {
       sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
-                          maxSteps, sh.k->code[t.pc].loc.line));
+                          maxSteps, sh.k->code[t.pc].loc.line),
+              RunResult::StepLimit{t.tid, t.pc});
       return true;
     }
     if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
@@ -696,6 +701,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;
     res.error = sh.error;
+    res.stepLimit = sh.stepLimit;
     return res;
   }
 

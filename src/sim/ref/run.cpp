@@ -26,9 +26,13 @@ struct RefShared {
   std::atomic<bool> stop{false};
   std::mutex errMu;
   std::string error;
-  void fail(std::string msg) {
+  std::optional<RunResult::StepLimit> stepLimit;
+  void fail(std::string msg, std::optional<RunResult::StepLimit> at = std::nullopt) {
     std::lock_guard<std::mutex> g(errMu);
-    if (error.empty()) error = std::move(msg);
+    if (error.empty()) {
+      error = std::move(msg);
+      stepLimit = at;
+    }
     stop.store(true);
   }
 };
@@ -94,7 +98,8 @@ void runThread(RefShared& sh, RefWorker& w, RefThread& t) {
     const uint32_t end = static_cast<uint32_t>(p.code.size());
     if (++t.steps > cfg.maxSteps) {
       sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
-                          cfg.maxSteps, p.kernel->code[t.pc].loc.line));
+                          cfg.maxSteps, p.kernel->code[t.pc].loc.line),
+              RunResult::StepLimit{t.tid, t.fcalls.empty() ? t.pc : t.fcalls.front().ret - 1});
       return;
     }
     if ((t.steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return;
@@ -231,6 +236,7 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;
     res.error = sh.error;
+    res.stepLimit = sh.stepLimit;
     return res;
   }
   std::vector<WorkerTotals> totals;
