@@ -69,6 +69,7 @@ class Verifier {
       instruction(k_.code[i]);
     }
     labels();
+    unwrittenReads();
   }
 
  private:
@@ -488,6 +489,64 @@ class Verifier {
     if ((last + 1) * ts > bytes)
       err(loc, fmt::format("operand reaches element {} of '{}', which has {} elements of type {}", last, k_.varName(o.id),
                            bytes / ts, typeName(t)));
+  }
+
+  // A general variable that no instruction writes (through it or an alias of the same root),
+  // that is not an input and whose address is not taken, has no defined value: a read of it
+  // is the named warning unwritten-read, once per variable (its first read). Chapter 4: a
+  // variable's initial value is undefined. Indirect destinations may write any variable: none then.
+  void unwrittenReads() {
+    auto root = [&](uint32_t id) {
+      uint32_t off = 0, bytes = 0;
+      rootOf(id, off, bytes);
+      for (int n = 0; n < 64; ++n) {  // (rootOf's chain, followed for the root's id)
+        const GenVar* v = k_.userVar(id);
+        if (!v || v->aliasBase == 0) break;
+        id = v->aliasBase;
+      }
+      return id;
+    };
+    std::vector<uint8_t> written(vars_.size(), 0);
+    for (const Input& in : k_.inputs)
+      if (in.cls == Input::Class::General && in.id < written.size()) written[root(in.id)] = 1;
+    for (const Instruction& inst : k_.code) {
+      const InstrDesc* d = rowOf(inst);
+      if (!d) return;
+      for (int f = 0; f < d->numFields; ++f) {
+        const Operand& o = inst.f[f];
+        const Access a = d->fields[f].access;
+        if (o.kind == Operand::Kind::Indirect && (a == Access::Write || a == Access::ReadWrite)) return;
+        if (o.kind == Operand::Kind::AddressOf && o.id < written.size()) written[root(o.id)] = 1;
+        if ((o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && (a == Access::Write || a == Access::ReadWrite) &&
+            o.id < written.size())
+          written[root(o.id)] = 1;
+      }
+    }
+    std::vector<uint8_t> said(vars_.size(), 0);
+    for (size_t i = 0; i < k_.code.size(); ++i) {
+      idx_ = i;
+      const Instruction& inst = k_.code[i];
+      const InstrDesc* d = rowOf(inst);
+      // (IGC's `cmp.eq P V V` of an undefined V: a predicate whose value does not depend on V's)
+      if (d && inst.op == Opcode::CMP) {
+        const int s0 = d->findName("Src0"), s1 = d->findName("Src1");
+        if (s0 >= 0 && s1 >= 0 && inst.f[s0] == inst.f[s1]) continue;
+      }
+      for (int f = 0; d && f < d->numFields; ++f) {
+        const Operand& o = inst.f[f];
+        if (d->fields[f].access != Access::Read || (o.kind != Operand::Kind::General && o.kind != Operand::Kind::Raw)) continue;
+        if (o.id < kNumPredefVars || o.id >= written.size() || !vars_[o.id].valid) continue;
+        const uint32_t r = root(o.id);
+        if (r < kNumPredefVars || written[r] || said[r]) continue;
+        said[r] = 1;
+        warn("unwritten-read", o.loc,
+             r == o.id ? fmt::format("reads '{}', which no instruction writes and which is not an input (its value is undefined)",
+                                     k_.varName(o.id))
+                       : fmt::format("reads '{}', an alias of '{}', which no instruction writes and which is not an input (its value "
+                                     "is undefined)",
+                                     k_.varName(o.id), k_.varName(r)));
+      }
+    }
   }
 
   void labels() {

@@ -184,7 +184,7 @@ TEST(CtlText, SwitchjmpLabelLimit) {
 TEST(CtlVerify, RulesOnlyABinaryCanBreak) {
   Module m = parseOk(
       ".version 4.2\n.kernel \"k\"\n.decl V v_type=G type=d num_elts=8 align=GRF\n"
-      ".decl S v_type=G type=ub num_elts=4 align=dword\n"
+      ".decl S v_type=G type=ub num_elts=4 align=dword\n.input S offset=32 size=4\n"
       "    fence_sw\n    lifetime.start V\n    switchjmp (M1_NM, 1) S(0,0)<0;1,0> (L0, L1)\nL0:\nL1:\n    ret (M1, 1)\n");
   EXPECT_EQ(verifyErrors(m), "");
   Kernel& k = m.kernels[0];
