@@ -55,6 +55,7 @@ struct ClFinding {
   std::string memory;                   // "argument 1 'src'", "__local memory", ...
   std::vector<WorkItem> workItems;      // one per example
   std::vector<std::string> places;      // one per example: "byte 1024 of argument 0 'in'", ...
+  std::vector<std::string> others;      // races, one per example: who else accessed the bytes ("" when not known)
   std::string sourceFile;               // the OpenCL C file, when the vISA has line information (LOC, FILE)
   uint32_t sourceLine = 0;              // its line (0: none)
   std::string sourceText;               // that line's text, when the file could be read

@@ -376,6 +376,15 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     for (unsigned d = 0; d < 3; ++d) w.global[d] = w.group[d] * res.local[d] + w.local[d] + pl.shape.offset[d];
     return w;
   };
+  // The work-group and the local ids of hardware thread `thread`'s work-items (its first and
+  // last lane within the group).
+  auto threadItems = [&](uint32_t thread) {
+    const uint64_t items = res.local[0] * res.local[1] * res.local[2], first = uint64_t{thread % pl.threadsPerGroup} * pl.simd;
+    const unsigned lanes = static_cast<unsigned>(std::clamp<uint64_t>(items > first ? items - first : 1, 1, pl.simd));
+    const WorkItem a = workItemOf(thread, 0), b = workItemOf(thread, lanes - 1);
+    return fmt::format("work-group ({},{},{}) with local ids ({},{},{}) to ({},{},{})", a.group[0], a.group[1], a.group[2],
+                       a.local[0], a.local[1], a.local[2], b.local[0], b.local[1], b.local[2]);
+  };
   const std::vector<SourcePos> lines = sourcePositions(*k);
   auto sourceOf = [&](uint32_t inst) -> std::pair<std::string, uint32_t> {
     if (inst >= lines.size() || !lines[inst].line) return {};
@@ -392,19 +401,15 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     if (!rr.stepLimit) return failed(1, rr.error);
     // --max-steps (CL29): the work-group and work-items of the thread, and where it was.
     const auto [thread, inst] = *rr.stepLimit;
-    const uint64_t items = res.local[0] * res.local[1] * res.local[2], first = uint64_t{thread % pl.threadsPerGroup} * pl.simd;
-    const unsigned lanes = static_cast<unsigned>(std::clamp<uint64_t>(items > first ? items - first : 1, 1, pl.simd));
-    const WorkItem a = workItemOf(thread, 0), b = workItemOf(thread, lanes - 1);
     const auto [file, line] = sourceOf(inst);
     const unsigned visaLine = inst < k->code.size() ? k->code[inst].loc.line : 0;
     std::string at = res.kernelFileRemoved
                          ? fmt::format("instruction #{}, line {} of the kernel's .visaasm (--keep-dumps DIR keeps it)", inst, visaLine)
                          : fmt::format("{}:{}", res.kernelFile, visaLine);
     if (!file.empty()) at = fmt::format("{}:{} (vISA: {})", file, line, at);
-    return failed(1, fmt::format("the work-items of work-group ({},{},{}) with local ids ({},{},{}) to ({},{},{}) did not finish "
-                                 "within {} instructions of their hardware thread (--max-steps); stopped at {}",
-                                 a.group[0], a.group[1], a.group[2], a.local[0], a.local[1], a.local[2], b.local[0], b.local[1],
-                                 b.local[2], rq.maxSteps, at));
+    return failed(1, fmt::format("the work-items of {} did not finish within {} instructions of their hardware thread "
+                                 "(--max-steps); stopped at {}",
+                                 threadItems(thread), rq.maxSteps, at));
   }
   res.stats = rr.stats;
 
@@ -438,6 +443,9 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     const unsigned channel0 = f.instruction < k->code.size() ? emaskOffset(k->code[f.instruction].emask) : 0;
     for (const sim::FindingExample& e : f.examples) {
       cf.workItems.push_back(workItemOf(e.thread, channel0 + e.lane));
+      // (a race's other access: its hardware thread, whose lane the shadow does not keep; CL30)
+      if (f.kind == sim::Finding::Kind::RaceWriteWrite || f.kind == sim::Finding::Kind::RaceReadWrite)
+        cf.others.push_back(e.otherThread == 0xffffffffu ? "" : "the work-items of " + threadItems(e.otherThread));
       std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
       if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
       if (stateless) {

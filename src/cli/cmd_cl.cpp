@@ -65,6 +65,9 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
       const cl::WorkItem& w = f.workItems[i];
       std::cerr << fmt::format("    work-item global {} local {} group {}: {} ({} bytes)\n", ids(w.global), ids(w.local),
                                ids(w.group), f.places[i], f.finding.examples[i].size);
+      if (i < f.others.size())
+        std::cerr << fmt::format("      {}\n", f.others[i].empty() ? "also accessed by several other hardware threads"
+                                                                   : "also accessed by " + f.others[i]);
     }
   }
   if (!r.findings.empty())
@@ -99,6 +102,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
         const cl::WorkItem& w = f.workItems[i];
         jf["work_items"].push_back({{"global", w.global}, {"local", w.local}, {"group", w.group},
                                     {"where", i < f.places.size() ? f.places[i] : ""},
+                                    {"other", i < f.others.size() ? f.others[i] : ""},
                                     {"address", f.finding.examples[i].address}});
       }
       j["findings"].push_back(jf);

@@ -180,7 +180,8 @@ TEST(ClCli, CheckFindsTheRaceOnLocalMemory) {
 // A race on a __local argument names the argument and the byte in it (its offset in the
 // group's SLM less the argument's start, after the kernel's own 32 bytes, K10). With 64
 // work-items in two SIMD32 threads, work-item 63 reads t[0], which thread 0 writes (byte 0),
-// and work-item 31 reads t[32], which thread 1 writes (byte 128).
+// and work-item 31 reads t[32], which thread 1 (work-item 32) writes (byte 128): each race's
+// other side is thread 0, local ids 0 to 31.
 TEST(ClCli, CheckNamesTheLocalArgument) {
   Tmp t;
   const std::string cl = (t.dir / "race_arg.cl").string();
@@ -199,6 +200,10 @@ TEST(ClCli, CheckNamesTheLocalArgument) {
     EXPECT_NE(r.output.find("local (63,0,0) group (0,0,0): byte 0 of argument 1 't' (4 bytes)"), std::string::npos)
         << dev << "\n" << r.output;
     EXPECT_NE(r.output.find("byte 128 of argument 1 't' (4 bytes)"), std::string::npos) << dev << "\n" << r.output;
+    // CL30: the other access's hardware thread (both races' other side is thread 0 of the group).
+    EXPECT_NE(r.output.find("also accessed by the work-items of work-group (0,0,0) with local ids (0,0,0) to (31,0,0)"),
+              std::string::npos)
+        << dev << "\n" << r.output;
   }
 }
 
