@@ -55,7 +55,7 @@ struct ClFinding {
   std::string memory;                   // "argument 1 'src'", "__local memory", ...
   std::vector<WorkItem> workItems;      // one per example
   std::vector<std::string> places;      // one per example: "byte 1024 of argument 0 'in'", ...
-  std::vector<std::string> others;      // races, one per example: who else accessed the bytes ("" when not known)
+  std::vector<std::string> others;      // races and same-address writes, one per example: "also written by work-item ..."
   std::string sourceFile;               // the OpenCL C file, when the vISA has line information (LOC, FILE)
   uint32_t sourceLine = 0;              // its line (0: none)
   std::string sourceText;               // that line's text, when the file could be read
@@ -89,6 +89,7 @@ struct Result {
   // why; the run's findings are kept (exit 3) and nothing is compared. Without findings the
   // run fails (exit 1).
   std::string compareError;
+  bool compareCrashed = false;  // compareError: the device's run ended by a signal (the findings may say why)
   std::vector<std::string> notes;  // what the run does not simulate as the kernel asks (printed as notes)
   // The kernel's printf output (K12), formatted as Intel's runtime prints it after the run;
   // printfError: the buffer overflowed or holds a record the formatter cannot read.

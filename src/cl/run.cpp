@@ -344,6 +344,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
         return failed(1, "--compare: " + why + " (--compare-timeout sets the limit; without --compare, --max-steps stops a kernel that does not end)");
       if (!rq.check) return failed(1, "--compare: " + why + " (--check shows the kernel's out-of-bounds accesses)");
       res.compareError = std::move(why);
+      res.compareCrashed = cres.crashed;
     }
     reference = std::move(cres.buffers);
 #else
@@ -443,9 +444,16 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     const unsigned channel0 = f.instruction < k->code.size() ? emaskOffset(k->code[f.instruction].emask) : 0;
     for (const sim::FindingExample& e : f.examples) {
       cf.workItems.push_back(workItemOf(e.thread, channel0 + e.lane));
-      // (a race's other access: its hardware thread, whose lane the shadow does not keep; CL30)
-      if (f.kind == sim::Finding::Kind::RaceWriteWrite || f.kind == sim::Finding::Kind::RaceReadWrite)
-        cf.others.push_back(e.otherThread == 0xffffffffu ? "" : "the work-items of " + threadItems(e.otherThread));
+      // The other access (CL30): a race's hardware thread, whose lane the shadow does not keep;
+      // the other lane of a same-address write.
+      if (f.kind == sim::Finding::Kind::RaceWriteWrite || f.kind == sim::Finding::Kind::RaceReadWrite) {
+        cf.others.push_back(e.otherThread == 0xffffffffu ? "also accessed by several other hardware threads"
+                                                         : "also accessed by the work-items of " + threadItems(e.otherThread));
+      } else if (f.kind == sim::Finding::Kind::SameAddress) {
+        const WorkItem o = workItemOf(e.thread, channel0 + e.otherLane);
+        cf.others.push_back(fmt::format("also written by work-item global ({},{},{}) local ({},{},{})", o.global[0], o.global[1],
+                                        o.global[2], o.local[0], o.local[1], o.local[2]));
+      }
       std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
       if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
       if (stateless) {

@@ -65,9 +65,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
       const cl::WorkItem& w = f.workItems[i];
       std::cerr << fmt::format("    work-item global {} local {} group {}: {} ({} bytes)\n", ids(w.global), ids(w.local),
                                ids(w.group), f.places[i], f.finding.examples[i].size);
-      if (i < f.others.size())
-        std::cerr << fmt::format("      {}\n", f.others[i].empty() ? "also accessed by several other hardware threads"
-                                                                   : "also accessed by " + f.others[i]);
+      if (i < f.others.size()) std::cerr << fmt::format("      {}\n", f.others[i]);
     }
   }
   if (!r.findings.empty())
@@ -79,7 +77,8 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     for (const std::string& d : c.firstDifferences) std::cerr << "    " << d << "\n";
   }
   if (!r.compareError.empty())
-    std::cerr << "visakit: compare: nothing compared: " << r.compareError << "; the findings above say where\n";
+    std::cerr << "visakit: compare: nothing compared: " << r.compareError
+              << (r.compareCrashed ? "; the findings above may say why" : "") << "\n";
   if (r.compared && r.exitCode != kExitDiffers) std::cerr << "visakit: compare: every output equals the OpenCL CPU device's\n";
   if (json) {
     j["vISA"] = r.kernelFile;

@@ -267,6 +267,24 @@ TEST(ClCli, MaxStepsNamesTheWorkItems) {
   }
 }
 
+// CL30: two lanes of one store writing one address: the example names both work-items
+// (work-items 0 and 1 both write out[0]).
+TEST(ClCli, SameAddressNamesBothWorkItems) {
+  Tmp t;
+  const std::string cl = (t.dir / "halves.cl").string();
+  {
+    std::ofstream f(cl);
+    f << "__kernel void halves(__global int* out)\n{\n    out[get_global_id(0) / 2] = (int)get_global_id(0);\n}\n";
+  }
+  auto r = vtest::runCli("cl '" + cl + "' --kernel halves --global 16 --local 16 --arg 0=zero:64 --check");
+  EXPECT_EQ(r.exit, 3) << r.output;
+  EXPECT_NE(r.output.find("halves.cl:3: error: two lanes write the same address in argument 0 'out'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("work-item global (1,0,0) local (1,0,0) group (0,0,0): byte 0 of argument 0 'out' (4 bytes)\n"
+                          "      also written by work-item global (0,0,0) local (0,0,0)"),
+            std::string::npos)
+      << r.output;
+}
+
 TEST(ClCli, CompareReportsAnAlteredDump) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);

@@ -566,8 +566,10 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
   }
   if (WIFSIGNALED(st)) {
     int sig = WTERMSIG(st);
+    r.crashed = true;
     r.error = fmt::format(
-        "the OpenCL CPU run of kernel '{}' ended by signal {} ({}); the kernel may access memory out of bounds",
+        "the OpenCL CPU run of kernel '{}' ended by signal {} ({}); the kernel may do what OpenCL leaves undefined (an "
+        "access out of bounds, a barrier that not every work-item reaches)",
         q.kernel, sig, ::strsignal(sig));
     return r;
   }

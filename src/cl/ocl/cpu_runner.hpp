@@ -53,6 +53,7 @@ struct CpuRunResult {
   bool ok = false;
   std::string error;  // when !ok: one message; the build log for a failed build
   bool timedOut = false;  // stopped after CpuRunRequest::timeoutSeconds
+  bool crashed = false;   // the run's process ended by a signal
   // Argument i's bytes after the run for a buffer argument (@FILE, zero:N); nullopt for the others.
   std::vector<std::optional<std::vector<uint8_t>>> buffers;
   // The kernel's parameters as the device reports them (empty if it cannot).
