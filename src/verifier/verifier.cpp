@@ -417,7 +417,14 @@ class Verifier {
     // Modifiers (chapter 5 "modifiers"): not only on logic ops; -/abs on arithmetic.
     if (o.mod != Mod::None) {
       bool ok = o.mod == Mod::Not ? (f.flags & kNotMod) : (o.mod != Mod::Sat && (f.flags & kArithMod));
-      if (!ok) err(loc, fmt::format("this source modifier is not allowed on {}", d.mnemonic));
+      // (IGC's `rotate(x, -n)`: ROL/ROR with (-) on a source; its finalizer drops it, A38)
+      if (!ok && (d.op == Opcode::ROL || d.op == Opcode::ROR) && o.mod == Mod::Neg)
+        warn("rot-modifier", loc,
+             fmt::format("the (-) modifier is not allowed on {} ({} page: no source modifier); IGC's finalizer drops it, and so "
+                         "does visakit",
+                         d.mnemonic, d.page));
+      else if (!ok)
+        err(loc, fmt::format("this source modifier is not allowed on {}", d.mnemonic));
     }
     if (o.kind == Operand::Kind::Immediate) {
       bool packed = o.type == Type::V || o.type == Type::UV || o.type == Type::VF;

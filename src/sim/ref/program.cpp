@@ -147,6 +147,8 @@ bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::stri
     for (int fi = 0; fi < d.row->numFields; ++fi) {
       const FieldDesc& f = d.row->fields[fi];
       operand(p, f, inst.f[fi], d.f[fi]);
+      // A38: ROL/ROR take no source modifier; IGC's (-) on one is dropped, as its finalizer does.
+      if ((inst.op == Opcode::ROL || inst.op == Opcode::ROR) && f.access == Access::Read) d.f[fi].mod = Mod::None;
       if (f.kind == FieldKind::Label && inst.f[fi].kind != Operand::Kind::None)
         d.f[fi].value = d.target = inst.f[fi].id < labelPos.size() ? labelPos[inst.f[fi].id] : kNoPc - 1;
       if (f.kind != FieldKind::Vec) continue;
