@@ -255,10 +255,18 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       Diagnostics diags;
       auto mod = parseText(t, diags, opts);
       if (mod) verify(*mod, diags, opts);
-      if (diags.hasErrors())
-        return failed(1, fmt::format("the kernel's vISA{} does not load:\n{}{}",
-                                     compiled ? " (ocloc's dump of " + rq.input + ")" : "", diags.render(path, t),
+      if (diags.hasErrors()) {
+        // The errors alone (CL24: the warnings on IGC's vISA are counted, as after a run).
+        Diagnostics errors;
+        for (const Diagnostic& d : diags.all())
+          if (d.severity != Severity::Warning) errors.add(d.severity, d.loc, d.message, d.where);
+        const std::string also =
+            diags.warningCount() ? fmt::format("(and {} warning{} on it, not shown)\n", diags.warningCount(), diags.warningCount() == 1 ? "" : "s")
+                                 : "";
+        return failed(1, fmt::format("the kernel's vISA{} does not load:\n{}{}{}",
+                                     compiled ? " (ocloc's dump of " + rq.input + ")" : "", errors.render(path, t), also,
                                      res.kernelFileRemoved ? "(the dump's folder is removed now: --keep-dumps DIR keeps it)" : ""));
+      }
       if (diags.warningCount()) {
         own.warnings += diags.render(path, t);
         own.warningCount += diags.warningCount();

@@ -306,6 +306,31 @@ TEST(ClCli, CompareReportsAnAlteredDump) {
   EXPECT_EQ(v16, 19);
 }
 
+// A dump whose vISA does not load: its errors are printed and its warnings counted (CL24),
+// not printed around them. The altered dump reads a declared variable nothing writes (a
+// warning, A37) and reads past the end of another (an error).
+TEST(ClCli, ALoadFailureShowsItsErrors) {
+  Tmp t;
+  const fs::path src = fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/cl-altered/triple-skl";
+  const fs::path dump = t.dir / "dump";
+  fs::copy(src, dump);
+  const fs::path visa = dump / "OCL_asmcae4cecf640aa906_simd32_entry_0001.visaasm";
+  std::string text = vtest::readAll(visa.string());
+  const size_t ret = text.rfind("    ret (M1, 1)");
+  ASSERT_NE(ret, std::string::npos);
+  text.insert(ret, "    mov (M1, 16) V0047(0,0)<1> Unwritten(0,0)<1;1,0>\n    mov (M1, 16) V0047(0,0)<1> V0048(3,0)<1;1,0>\n");
+  const size_t decl = text.find(".decl V0048 ");
+  ASSERT_NE(decl, std::string::npos);
+  text.insert(decl, ".decl Unwritten v_type=G type=d num_elts=16 align=hword\n");
+  std::ofstream(visa, std::ios::binary) << text;
+  auto r = vtest::runCli("cl '" + dump.string() + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_NE(r.output.find("does not load"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("error: "), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("warning: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("warning on it, not shown)"), std::string::npos) << r.output;
+}
+
 // CL25: a kernel that writes 8 GiB past its buffer crashes pocl. With --check the simulation
 // still runs and says where (exit 3, nothing compared); without it the run fails (exit 1,
 // nothing written) and the message points to --check.
