@@ -504,9 +504,7 @@ class Verifier {
   // variable's initial value is undefined. Indirect destinations may write any variable: none then.
   void unwrittenReads() {
     auto root = [&](uint32_t id) {
-      uint32_t off = 0, bytes = 0;
-      rootOf(id, off, bytes);
-      for (int n = 0; n < 64; ++n) {  // (rootOf's chain, followed for the root's id)
+      for (int n = 0; n < 64; ++n) {  // (the alias chain, at most 64 links as rootOf follows it)
         const GenVar* v = k_.userVar(id);
         if (!v || v->aliasBase == 0) break;
         id = v->aliasBase;
