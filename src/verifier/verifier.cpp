@@ -512,8 +512,11 @@ class Verifier {
       return id;
     };
     std::vector<uint8_t> written(vars_.size(), 0);
+    auto markWritten = [&](uint32_t id) {
+      if (const uint32_t r = root(id); r < written.size()) written[r] = 1;  // (an alias of nothing: an error already)
+    };
     for (const Input& in : k_.inputs)
-      if (in.cls == Input::Class::General && in.id < written.size()) written[root(in.id)] = 1;
+      if (in.cls == Input::Class::General) markWritten(in.id);
     for (const Instruction& inst : k_.code) {
       const InstrDesc* d = rowOf(inst);
       if (!d) return;
@@ -521,10 +524,9 @@ class Verifier {
         const Operand& o = inst.f[f];
         const Access a = d->fields[f].access;
         if (o.kind == Operand::Kind::Indirect && (a == Access::Write || a == Access::ReadWrite)) return;
-        if (o.kind == Operand::Kind::AddressOf && o.id < written.size()) written[root(o.id)] = 1;
-        if ((o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && (a == Access::Write || a == Access::ReadWrite) &&
-            o.id < written.size())
-          written[root(o.id)] = 1;
+        if (o.kind == Operand::Kind::AddressOf) markWritten(o.id);
+        if ((o.kind == Operand::Kind::General || o.kind == Operand::Kind::Raw) && (a == Access::Write || a == Access::ReadWrite))
+          markWritten(o.id);
       }
     }
     std::vector<uint8_t> said(vars_.size(), 0);
@@ -542,7 +544,7 @@ class Verifier {
         if (d->fields[f].access != Access::Read || (o.kind != Operand::Kind::General && o.kind != Operand::Kind::Raw)) continue;
         if (o.id < kNumPredefVars || o.id >= written.size() || !vars_[o.id].valid) continue;
         const uint32_t r = root(o.id);
-        if (r < kNumPredefVars || written[r] || said[r]) continue;
+        if (r < kNumPredefVars || r >= written.size() || written[r] || said[r]) continue;
         said[r] = 1;
         warn("unwritten-read", o.loc,
              r == o.id ? fmt::format("reads '{}', which no instruction writes and which is not an input (its value is undefined)",
