@@ -20,9 +20,11 @@ struct Tmp {
   fs::path dir = fs::temp_directory_path() / ("visakit_cl_cli_" + std::to_string(::getpid()));
   Tmp() { fs::create_directories(dir); }
   ~Tmp() { fs::remove_all(dir); }
-  std::string file(const std::string& n, size_t bytes) {
+  std::string file(const std::string& n, size_t bytes) { return write(n, std::string(bytes, '\0')); }
+  // Writes `text` to dir/n; its path.
+  std::string write(const std::string& n, const std::string& text) {
     fs::path p = dir / n;
-    std::ofstream(p, std::ios::binary) << std::string(bytes, '\0');
+    std::ofstream(p, std::ios::binary) << text;
     return p.string();
   }
 };
@@ -184,13 +186,9 @@ TEST(ClCli, CheckFindsTheRaceOnLocalMemory) {
 // other side is thread 0, local ids 0 to 31.
 TEST(ClCli, CheckNamesTheLocalArgument) {
   Tmp t;
-  const std::string cl = (t.dir / "race_arg.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void race_arg(__global int* out, __local int* t)\n{\n    __local int pad[8];\n"
-         "    int l = get_local_id(0);\n    if (l == 0) pad[0] = 5;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
-         "    t[l] = l + pad[0];\n    out[get_global_id(0)] = t[(l + 1) % 64];\n}\n";
-  }
+  const std::string cl = t.write("race_arg.cl", "__kernel void race_arg(__global int* out, __local int* t)\n{\n    __local int pad[8];\n"
+                                  "    int l = get_local_id(0);\n    if (l == 0) pad[0] = 5;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                  "    t[l] = l + pad[0];\n    out[get_global_id(0)] = t[(l + 1) % 64];\n}\n");
   for (const char* dev : {"skl", "acm-g10"}) {
     auto r = vtest::runCli("cl '" + cl + "' --device " + dev +
                            " --kernel race_arg --global 64 --local 64 --arg 0=zero:256 --arg 1=local:256 --check");
@@ -211,13 +209,9 @@ TEST(ClCli, CheckNamesTheLocalArgument) {
 // follow from them) and its last lines, with the count of lines left out between.
 TEST(ClCli, OclocErrorsKeepTheFirstAndTheLast) {
   Tmp t;
-  const std::string cl = (t.dir / "many.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void k(__global int* o)\n{\n";
-    for (int i = 0; i < 200; ++i) f << "    o[" << i << "] = undefined_" << i << ";\n";
-    f << "}\n";
-  }
+  std::string text = "__kernel void k(__global int* o)\n{\n";
+  for (int i = 0; i < 200; ++i) text += "    o[" + std::to_string(i) + "] = undefined_" + std::to_string(i) + ";\n";
+  const std::string cl = t.write("many.cl", text + "}\n");
   auto r = vtest::runCli("cl '" + cl + "' --kernel k --global 1 --arg 0=zero:1024");
   EXPECT_EQ(r.exit, 1) << r.output;
   EXPECT_NE(r.output.find("ocloc failed"), std::string::npos) << r.output;
@@ -231,12 +225,8 @@ TEST(ClCli, OclocErrorsKeepTheFirstAndTheLast) {
 // seconds; the run fails (exit 1) and writes nothing.
 TEST(ClCli, CompareTimeoutStopsTheDevice) {
   Tmp t;
-  const std::string cl = (t.dir / "forever.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void forever(__global int* out, int stop)\n{\n    int i = 0;\n"
-         "    while (out[get_global_id(0)] != stop) { i++; }\n    out[get_global_id(0)] = i;\n}\n";
-  }
+  const std::string cl = t.write("forever.cl", "__kernel void forever(__global int* out, int stop)\n{\n    int i = 0;\n"
+                                  "    while (out[get_global_id(0)] != stop) { i++; }\n    out[get_global_id(0)] = i;\n}\n");
   const std::string out = (t.dir / "out.bin").string();
   auto r = vtest::runCli("cl '" + cl + "' --kernel forever --global 16 --arg 0=zero:64 --arg 1=i32:5 --out 0=" + out +
                          " --compare --compare-timeout 1");
@@ -251,12 +241,8 @@ TEST(ClCli, CompareTimeoutStopsTheDevice) {
 // hardware thread of local ids 32 to 47 (SIMD16) or 32 to 63 (SIMD32).
 TEST(ClCli, MaxStepsNamesTheWorkItems) {
   Tmp t;
-  const std::string cl = (t.dir / "stuck.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void stuck_one(__global int* out)\n{\n    int gid = get_global_id(0), i = 0, v = 1;\n"
-         "    while (gid == 300 ? 1 : i < 10) { v = v * 3 + 1; i++; }\n    out[gid] = v;\n}\n";
-  }
+  const std::string cl = t.write("stuck.cl", "__kernel void stuck_one(__global int* out)\n{\n    int gid = get_global_id(0), i = 0, v = 1;\n"
+                                  "    while (gid == 300 ? 1 : i < 10) { v = v * 3 + 1; i++; }\n    out[gid] = v;\n}\n");
   for (const char* dev : {"skl", "pvc"}) {
     auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel stuck_one --global 512 --local 64 --arg 0=zero:2048 --max-steps 100000");
     EXPECT_EQ(r.exit, 1) << dev << "\n" << r.output;
@@ -271,11 +257,7 @@ TEST(ClCli, MaxStepsNamesTheWorkItems) {
 // (work-items 0 and 1 both write out[0]).
 TEST(ClCli, SameAddressNamesBothWorkItems) {
   Tmp t;
-  const std::string cl = (t.dir / "halves.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void halves(__global int* out)\n{\n    out[get_global_id(0) / 2] = (int)get_global_id(0);\n}\n";
-  }
+  const std::string cl = t.write("halves.cl", "__kernel void halves(__global int* out)\n{\n    out[get_global_id(0) / 2] = (int)get_global_id(0);\n}\n");
   auto r = vtest::runCli("cl '" + cl + "' --kernel halves --global 16 --local 16 --arg 0=zero:64 --check");
   EXPECT_EQ(r.exit, 3) << r.output;
   EXPECT_NE(r.output.find("halves.cl:3: error: two lanes write the same address in argument 0 'out'"), std::string::npos) << r.output;
@@ -336,11 +318,7 @@ TEST(ClCli, ALoadFailureShowsItsErrors) {
 // nothing written) and the message points to --check.
 TEST(ClCli, ComparePoclCrashKeepsTheFindings) {
   Tmp t;
-  const std::string cl = (t.dir / "far.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void far(__global int* p)\n{\n    p[get_global_id(0) + 0x20000000] = 1;\n}\n";
-  }
+  const std::string cl = t.write("far.cl", "__kernel void far(__global int* p)\n{\n    p[get_global_id(0) + 0x20000000] = 1;\n}\n");
   const std::string out = (t.dir / "out.bin").string();
   const std::string launch = "cl '" + cl + "' --device skl --kernel far --global 16 --arg 0=zero:64 --out 0=" + out + " --compare";
   auto checked = vtest::runCli(launch + " --check");
@@ -381,11 +359,7 @@ TEST(ClCli, DenormsAreZeroIsANote) {
 TEST(ClCli, CompareLeavesOutIntelOptions) {
   Tmp t;
   const std::string in = ints(t, "in.bin", 64, 0);
-  const std::string cl = (t.dir / "twice.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }\n";
-  }
+  const std::string cl = t.write("twice.cl", "__kernel void twice(__global int* p) { p[get_global_id(0)] *= 2; }\n");
   auto r = vtest::runCli("cl '" + cl + "' --device skl --kernel twice --global 64 --arg 0=@" + in +
                          " --build-options '-cl-intel-greater-than-4GB-buffer-required' --compare");
   EXPECT_EQ(r.exit, 0) << r.output;
@@ -396,12 +370,8 @@ TEST(ClCli, CompareLeavesOutIntelOptions) {
 // --check finds nothing (an unbound buffer was a write at address 0) and the outputs are right.
 TEST(ClCli, PrintfHasItsBuffer) {
   Tmp t;
-  const std::string cl = (t.dir / "pf.cl").string();
-  {
-    std::ofstream f(cl);
-    f << "__kernel void pf(__global int* out) {\n  int g = get_global_id(0);\n  if (g == 3) printf(\"g=%d\\n\", g);\n"
-         "  out[g] = 2 * g;\n}\n";
-  }
+  const std::string cl = t.write("pf.cl", "__kernel void pf(__global int* out) {\n  int g = get_global_id(0);\n  if (g == 3) printf(\"g=%d\\n\", g);\n"
+                                  "  out[g] = 2 * g;\n}\n");
   const std::string out = (t.dir / "out.bin").string();
   for (const char* dev : {"skl", "acm-g10"}) {
     auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel pf --global 16 --local 16 --arg 0=zero:64 --out 0=" +

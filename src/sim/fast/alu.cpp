@@ -349,6 +349,29 @@ inline uint32_t selEnables(Ctx& c, const DInst& d) {
   return en;
 }
 inline uint32_t selChoice(const Ctx& c, const DInst& d) { return d.predId ? predMask(c, d) : execMaskBits(d.exec); }
+// The lane forms' start: the enabled lanes (none: nothing to do), counted, and
+// the lanes that take src0.
+struct SelLanes {
+  uint32_t en = 0;
+  unsigned lanes = 0;
+  uint32_t p = 0;
+};
+template <unsigned N>
+inline SelLanes selLanes(Ctx& c, const DInst& d) {
+  SelLanes s;
+  s.en = selMask(c, d);
+  if (!s.en) return s;
+  s.lanes = laneCountOf<N>(s.en);
+  c.lanes += s.lanes;
+  s.p = selChoice(c, d);
+  return s;
+}
+// Lane k's choice of a (bit k of p set) or b, without a branch: predicates follow the data.
+template <class T>
+inline T pickLane(uint32_t p, unsigned k, T a, T b) {
+  const T m = T{0} - static_cast<T>((p >> k) & 1);
+  return (a & m) | (b & ~m);
+}
 // SEL in the general pipeline.
 template <bool Float>
 void selAlu(Ctx& c, const DInst& d) {
@@ -728,19 +751,13 @@ void vecAlu(Ctx& c, const DInst& d) {
 // branch; a narrower destination keeps the low bits (as MOV).
 template <unsigned N>
 void vecSel(Ctx& c, const DInst& d) {
-  const uint32_t en = selMask(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  const uint32_t p = selChoice(c, d);
+  const SelLanes s = selLanes<N>(c, d);
+  if (!s.en) return;
   uint32_t a[N], b[N];
   loadLanes<N>(c, d.src[0], a);
   loadLanes<N>(c, d.src[1], b);
-  for (unsigned k = 0; k < N; ++k) {
-    const uint32_t m = 0u - ((p >> k) & 1);
-    a[k] = (a[k] & m) | (b[k] & ~m);
-  }
-  storeLanes<N>(c, d, en, lanes, a);
+  for (unsigned k = 0; k < N; ++k) a[k] = pickLane(s.p, k, a[k], b[k]);
+  storeLanes<N>(c, d, s.en, s.lanes, a);
 }
 template <Opcode, bool, unsigned N>
 struct SelH {
@@ -1462,38 +1479,27 @@ void wideDirect(Ctx& c, const DInst& d) {
   }
   store64<N>(c, d, en, lanes, r);
 }
-// Lane k's choice of a (bit k of p set) or b, without a branch: predicates follow the data.
-inline uint64_t pick64(uint32_t p, unsigned k, uint64_t a, uint64_t b) {
-  const uint64_t m = uint64_t{0} - ((p >> k) & 1);
-  return (a & m) | (b & ~m);
-}
 // SEL with a Q or UQ destination: the predicate's choice of the 64-bit extensions.
 template <unsigned N>
 void wideSel(Ctx& c, const DInst& d) {
-  const uint32_t en = selMask(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  const uint32_t p = selChoice(c, d);
+  const SelLanes s = selLanes<N>(c, d);
+  if (!s.en) return;
   uint64_t a[N], b[N];
   d.wload[0](c, d.src[0], a);
   d.wload[1](c, d.src[1], b);
   // (a source that is one value: its loader gives lane 0 alone, decodeAlu)
   if (oneValue(d.src[0])) std::fill_n(a + 1, N - 1, a[0]);
   if (oneValue(d.src[1])) std::fill_n(b + 1, N - 1, b[0]);
-  for (unsigned k = 0; k < N; ++k) a[k] = pick64(p, k, a[k], b[k]);
-  store64<N>(c, d, en, lanes, a);
+  for (unsigned k = 0; k < N; ++k) a[k] = pickLane(s.p, k, a[k], b[k]);
+  store64<N>(c, d, s.en, s.lanes, a);
 }
 // wideSel where the lanes are in place (pickWideDirect): each source a Contig
 // Q or UQ region with its modifier, or one value (OneA, OneB: lane 0 from its
 // loader, the modifier applied).
 template <unsigned N, bool OneA, bool OneB, bool Mods>
 void wideSelDirect(Ctx& c, const DInst& d) {
-  const uint32_t en = selMask(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  const uint32_t p = selChoice(c, d);
+  const SelLanes s = selLanes<N>(c, d);
+  if (!s.en) return;
   const uint8_t* regs = c.t.regs.data();
   const uint8_t* A = regs + d.src[0].off[0];
   const uint8_t* B = regs + d.src[1].off[0];
@@ -1508,9 +1514,9 @@ void wideSelDirect(Ctx& c, const DInst& d) {
       if (!OneA) a = applyMods(a, ma);
       if (!OneB) b = applyMods(b, mb);
     }
-    r[k] = pick64(p, k, a, b);
+    r[k] = pickLane(s.p, k, a, b);
   }
-  store64<N>(c, d, en, lanes, r);
+  store64<N>(c, d, s.en, s.lanes, r);
 }
 // CMP of integers of at most 64 bits without modifiers: their values compare
 // as int64 (every type but UQ fits) or, with a UQ and no signed source, as uint64.
@@ -1610,12 +1616,10 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
     // (modifiers of a source that is one value: its loader applies them)
     const bool mods = (!oneA && a.mod != Mod::None) || (!oneB && b.mod != Mod::None);
     return directByExec(d.exec, [&]<unsigned N>() -> Handler {
-      if (mods) {
-        if (oneA) return oneB ? wideSelDirect<N, true, true, true> : wideSelDirect<N, true, false, true>;
-        return oneB ? wideSelDirect<N, false, true, true> : wideSelDirect<N, false, false, true>;
-      }
-      if (oneA) return oneB ? wideSelDirect<N, true, true, false> : wideSelDirect<N, true, false, false>;
-      return oneB ? wideSelDirect<N, false, true, false> : wideSelDirect<N, false, false, false>;
+      if (oneA && oneB) return wideSelDirect<N, true, true, false>;
+      if (oneA) return mods ? wideSelDirect<N, true, false, true> : wideSelDirect<N, true, false, false>;
+      if (oneB) return mods ? wideSelDirect<N, false, true, true> : wideSelDirect<N, false, true, false>;
+      return mods ? wideSelDirect<N, false, false, true> : wideSelDirect<N, false, false, false>;
     });
   }
   const bool cmp = op == Opcode::CMP;
