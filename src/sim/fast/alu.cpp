@@ -586,6 +586,9 @@ template <unsigned N>
     case DOperand::Load32::Gen:
       for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
       return;
+    case DOperand::Load32::Pair:
+      for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[0] + 8 * k, 4);
+      return;
     default: break;
   }
   switch (o.type) {
@@ -603,9 +606,16 @@ template <unsigned N>
     for (unsigned k = 0; k < N; ++k) out[k] = mod32(o.mod32, out[k]);
 }
 
+// A 4-byte register operand of more than one lane at 8-byte steps (Load32::Pair).
+bool pairLanes(const DOperand& o, unsigned exec) {
+  if (o.kind != DOperand::Kind::Reg || typeSize(o.type) != 4 || exec < 2 || exec > o.off.size()) return false;
+  for (unsigned k = 1; k < exec; ++k)
+    if (o.off[k] != o.off[0] + 8 * k) return false;
+  return true;
+}
 // The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
 // its modifier already set (fastMod).
-void setLoad32(DOperand& o) {
+void setLoad32(DOperand& o, unsigned exec) {
   if (o.kind == DOperand::Kind::Imm) {
     o.load32 = DOperand::Load32::Imm;
     for (unsigned k = 0; k < 8; ++k) o.imm32[k] = mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type));
@@ -617,7 +627,8 @@ void setLoad32(DOperand& o) {
   }
   o.load32 = o.shape == DOperand::Shape::Contig ? DOperand::Load32::Contig
              : o.shape == DOperand::Shape::Bcast ? DOperand::Load32::Bcast
-                                                : DOperand::Load32::Gen;
+             : pairLanes(o, exec)                ? DOperand::Load32::Pair
+                                                 : DOperand::Load32::Gen;
 }
 
 // Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
@@ -660,32 +671,32 @@ inline void blendLanes(uint8_t* regs, const DOperand& dst, uint32_t en, const T*
 // of these handlers they are the exact result's, truncated (2_datatypes.md
 // "Type Conversion"; no .sat here).
 template <unsigned N, class T>
-void storeNarrow(Ctx& c, const DInst& d, uint32_t en, const uint32_t* r) {
+void storeNarrow(Ctx& c, const DOperand& dst, uint32_t en, const uint32_t* r) {
   uint8_t* regs = c.t.regs.data();
-  if (d.dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
+  if (dst.shape == DOperand::Shape::Contig && en == execMaskBits(N)) {
     T v[N];
     for (unsigned k = 0; k < N; ++k) v[k] = static_cast<T>(r[k]);
-    return copyFixed<sizeof v>(regs + d.dst.off[0], v);
+    return copyFixed<sizeof v>(regs + dst.off[0], v);
   }
   forEachLane(en, [&](unsigned k) {
     const T v = static_cast<T>(r[k]);
-    std::memcpy(regs + d.dst.off[k], &v, sizeof(T));
+    std::memcpy(regs + dst.off[k], &v, sizeof(T));
   });
 }
-// (lanes: the enabled lanes' count, laneCount(en))
+// The enabled lanes of r to destination dst (lanes: their count, laneCount(en)).
 template <unsigned N>
-inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint32_t* r) {
-  if (const unsigned size = typeSize(d.dst.type); size != 4) [[unlikely]]
-    return size == 2 ? storeNarrow<N, uint16_t>(c, d, en, r) : storeNarrow<N, uint8_t>(c, d, en, r);
+inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lanes, const uint32_t* r) {
+  if (const unsigned size = typeSize(dst.type); size != 4) [[unlikely]]
+    return size == 2 ? storeNarrow<N, uint16_t>(c, dst, en, r) : storeNarrow<N, uint8_t>(c, dst, en, r);
   uint8_t* regs = c.t.regs.data();
-  if (d.dst.shape == DOperand::Shape::Contig) {
-    if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + d.dst.off[0], r);
+  if (dst.shape == DOperand::Shape::Contig) {
+    if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + dst.off[0], r);
     // Some lanes: the destination's dwords, the enabled ones replaced (a
     // disabled lane's dword is written back unchanged), in one pass; few
     // lanes: each on its own.
     if constexpr (N % 4 == 0) {
       if (lanes > N / 4) {
-        uint8_t* p = regs + d.dst.off[0];
+        uint8_t* p = regs + dst.off[0];
         for (unsigned k = 0; k < N; k += 4) {
           V4 v, x;
           std::memcpy(&v, p + 4 * k, 16);
@@ -698,12 +709,32 @@ inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, cons
       }
     }
   }
-  if (en == execMaskBits(N)) {
-    for (unsigned k = 0; k < N; ++k) std::memcpy(regs + d.dst.off[k], &r[k], 4);
+  if (dst.load32 == DOperand::Load32::Pair) {
+    // One half of each qword: the other half's dword goes back unchanged.
+    uint8_t* p = regs + dst.off[0];
+    if (en == execMaskBits(N)) {
+      for (unsigned k = 0; k < N; ++k) std::memcpy(p + 8 * k, &r[k], 4);
+      return;
+    }
+    for (unsigned k = 0; k < N; ++k) {
+      uint32_t old;
+      std::memcpy(&old, p + 8 * k, 4);
+      const uint32_t on = 0u - ((en >> k) & 1);
+      const uint32_t v = (r[k] & on) | (old & ~on);
+      std::memcpy(p + 8 * k, &v, 4);
+    }
     return;
   }
-  if (lanes <= N / 4) return forEachLane(en, [&](unsigned k) { std::memcpy(regs + d.dst.off[k], &r[k], 4); });
-  blendLanes<uint32_t, N>(regs, d.dst, en, r);
+  if (en == execMaskBits(N)) {
+    for (unsigned k = 0; k < N; ++k) std::memcpy(regs + dst.off[k], &r[k], 4);
+    return;
+  }
+  if (lanes <= N / 4) return forEachLane(en, [&](unsigned k) { std::memcpy(regs + dst.off[k], &r[k], 4); });
+  blendLanes<uint32_t, N>(regs, dst, en, r);
+}
+template <unsigned N>
+inline void storeLanes(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint32_t* r) {
+  storeLanesTo<N>(c, d.dst, en, lanes, r);
 }
 
 // The operation of the vector ALU handlers on one lane (U = uint32_t) or four
@@ -763,6 +794,118 @@ template <Opcode, bool, unsigned N>
 struct SelH {
   static constexpr Handler fn = vecSel<N>;
 };
+
+// ADD3 (dst = src0 + src1 + src2) and BFN (A8: each bit of dst is the bit of
+// BooleanFuncCtrl the sources' bits select, ops::bfn) on integers of at most 32
+// bits: the low 32 bits of the exact sum are the wrapping sum of the sources'
+// extensions, and the low bits of ops::bfn on the extensions are ops::bfn on
+// their low bits; a narrower destination keeps its low bits.
+template <Opcode Op, unsigned N>
+void vecAlu3(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  uint32_t a[N], b[N], s[N];
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  loadLanes<N>(c, d.src[2], s);
+  if constexpr (Op == Opcode::ADD3) {
+    for (unsigned k = 0; k < N; ++k) a[k] += b[k] + s[k];
+  } else {
+    for (unsigned k = 0; k < N; ++k) a[k] = static_cast<uint32_t>(ops::bfn(d.lut, a[k], b[k], s[k]));
+  }
+  storeLanes<N>(c, d, en, lanes, a);
+}
+template <Opcode Op, bool, unsigned N>
+struct Alu3H {
+  static constexpr Handler fn = vecAlu3<Op, N>;
+};
+
+// ADDC, SUBB pages on UD lanes: Dst = the low 32 bits of src0 + src1 (src0 -
+// src1); Carry = "carry(src0 + src1)", the bit above the 32-bit sum; Borrow =
+// "src0 < src1 ? 1 : 0". The second destination is DInst::src[2] (decodeAlu),
+// its bytes apart from Dst's (pickCarry).
+template <bool Sub, unsigned N>
+void vecCarry(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  uint32_t a[N], b[N], r[N], cy[N];
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  for (unsigned k = 0; k < N; ++k) {
+    r[k] = Sub ? a[k] - b[k] : a[k] + b[k];
+    cy[k] = Sub ? a[k] < b[k] : r[k] < a[k];
+  }
+  storeLanes<N>(c, d, en, lanes, r);
+  storeLanesTo<N>(c, d.src[2], en, lanes, cy);
+}
+template <Opcode Op, bool, unsigned N>
+struct CarryH {
+  static constexpr Handler fn = vecCarry<Op == Opcode::SUBB, N>;
+};
+// MIN_MAX page on 32-bit lanes (pickMinMax): "if one of the numbers is NaN and
+// the other is not, MIN or MAX ... returns the one that is not NaN. When both
+// numbers are NaN, [it] returns source1": its bits, as SEL copies them; -0 is
+// below +0 (A18). Integers compare as their 32-bit extensions, signed or not
+// (MinMaxKind); the result is one source's value, so a narrower destination
+// keeps its low bits.
+enum class MinMaxKind : uint8_t { F, Signed, Unsigned };
+template <MinMaxKind K, bool IsMax>
+inline uint32_t minMax32(uint32_t a, uint32_t b) {
+  bool aBelow;
+  if constexpr (K == MinMaxKind::F) {
+    const float x = asFloat(a), y = asFloat(b);
+    if (x != x) return b;
+    if (y != y) return a;
+    aBelow = x < y || (x == y && (a >> 31) > (b >> 31));
+  } else if constexpr (K == MinMaxKind::Signed) {
+    aBelow = static_cast<int32_t>(a) < static_cast<int32_t>(b);
+  } else {
+    aBelow = a < b;
+  }
+  return aBelow != IsMax ? a : b;
+}
+template <MinMaxKind K, bool IsMax, unsigned N>
+void vecMinMax(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  uint32_t a[N], b[N];
+  loadLanes<N>(c, d.src[0], a);
+  loadLanes<N>(c, d.src[1], b);
+  for (unsigned k = 0; k < N; ++k) a[k] = minMax32<K, IsMax>(a[k], b[k]);
+  storeLanes<N>(c, d, en, lanes, a);
+}
+template <MinMaxKind K, bool IsMax>
+Handler minMaxByExec(unsigned exec) {
+  switch (exec) {
+    case 1: return vecMinMax<K, IsMax, 1>;
+    case 2: return vecMinMax<K, IsMax, 2>;
+    case 4: return vecMinMax<K, IsMax, 4>;
+    case 8: return vecMinMax<K, IsMax, 8>;
+    case 16: return vecMinMax<K, IsMax, 16>;
+    case 32: return vecMinMax<K, IsMax, 32>;
+    default: return nullptr;
+  }
+}
+template <MinMaxKind K>
+Handler minMaxOf(const DInst& d) {
+  return d.isMax ? minMaxByExec<K, true>(d.exec) : minMaxByExec<K, false>(d.exec);
+}
+// The integer form: both sources' values fit a signed 32-bit comparison, or
+// both an unsigned one (a D against a UD needs more bits: the pipeline's).
+Handler pickIntMinMax(const DInst& d) {
+  auto fitsSigned = [](Type t) { return t != Type::UD; };
+  auto fitsUnsigned = [](Type t) { return t == Type::UD || t == Type::UW || t == Type::UB; };
+  const Type a = d.src[0].type, b = d.src[1].type;
+  if (fitsSigned(a) && fitsSigned(b)) return minMaxOf<MinMaxKind::Signed>(d);
+  if (fitsUnsigned(a) && fitsUnsigned(b)) return minMaxOf<MinMaxKind::Unsigned>(d);
+  return nullptr;
+}
 
 // Lane 0 of a source as a 32-bit value (as loadLanes): integers of 1 or 2
 // bytes extended per their type, E13 (4 bytes are read: the register file is padded).
@@ -972,17 +1115,20 @@ void vecCmp(Ctx& c, const DInst& d) {
 // The Mod32 of source o of operation `op` in the vector handlers, or false if they
 // cannot apply its modifier exactly: F negation and absolute value for ADD, MUL
 // and CMP (the sign bit; a NaN stays a NaN, which ADD and MUL make canonical and
-// CMP finds unordered); integer negation and absolute value for ADD and MUL (the
-// result is truncated to 32 bits, so the wrapping operation gives its bits; the
-// absolute value of an unsigned source is the source); ~ for the logic operations
-// on 32-bit or sign-extended sources (~ of the extension is the extension of ~).
+// CMP finds unordered); integer negation and absolute value for ADD, MUL, MAD and
+// ADD3 (the result is truncated to 32 bits, so the wrapping operation gives its
+// bits; the absolute value of an unsigned source is the source); ~ for the logic
+// operations on 32-bit or sign-extended sources (~ of the extension is the
+// extension of ~).
+// (F MIN and MAX too: they compare the values and return one; an integer
+// MIN or MAX compares the exact values, which a wrapped negation is not.)
 bool fastMod(DOperand& o, Opcode op, bool flt) {
   using M = DOperand::Mod32;
   o.mod32 = M::None;
   if (o.mod == Mod::None) return true;
-  const bool arith = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD;
+  const bool arith = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || op == Opcode::ADD3;
   if (flt) {
-    if (!arith && op != Opcode::CMP) return false;
+    if (!arith && op != Opcode::CMP && op != Opcode::FMINMAX) return false;
     o.mod32 = o.mod == Mod::Neg ? M::FNeg : o.mod == Mod::Abs ? M::FAbs : o.mod == Mod::NegAbs ? M::FNegAbs : M::None;
     return o.mod32 != M::None;
   }
@@ -1227,11 +1373,36 @@ Handler pickDense(DInst& d, Handler vec, int nsrc) {
 
 Handler pickFast(DInst& d, Opcode op, int nsrc) {
   Handler h = pickFastShape(d, op, nsrc);  // (sets each source's Mod32)
-  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s]);
+  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s], d.exec);
   if (!h) return nullptr;
+  if (pairLanes(d.dst, d.exec)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
+  if ((op == Opcode::ADDC || op == Opcode::SUBB) && pairLanes(d.src[2], d.exec)) d.src[2].load32 = DOperand::Load32::Pair;
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   return h;
 }
+// The bytes two register operands' first `exec` lanes of `size` bytes span do not meet.
+bool bytesApart(const DOperand& x, const DOperand& y, unsigned exec, unsigned size) {
+  auto span = [&](const DOperand& o) {
+    uint32_t lo = o.off[0], hi = o.off[0];
+    for (unsigned k = 0; k < exec && k < o.off.size(); ++k) {
+      lo = std::min(lo, o.off[k]);
+      hi = std::max(hi, o.off[k]);
+    }
+    return std::pair{lo, hi + size};
+  };
+  const auto [a0, a1] = span(x);
+  const auto [b0, b1] = span(y);
+  return a1 <= b0 || b1 <= a0;
+}
+// The form of ADDC and SUBB: UD sources, two UD destinations apart (the
+// semantics write each lane's Dst and then its Carry; apart, the order is not seen).
+Handler pickCarry(DInst& d, Opcode op) {
+  const DOperand& cy = d.src[2];
+  if (d.dst.type != Type::UD || cy.kind != DOperand::Kind::Reg || cy.type != Type::UD || cy.mod != Mod::None) return nullptr;
+  if (d.src[0].type != Type::UD || d.src[1].type != Type::UD || !bytesApart(d.dst, cy, d.exec, 4)) return nullptr;
+  return op == Opcode::SUBB ? byExec<CarryH, Opcode::SUBB, false>(d.exec) : byExec<CarryH, Opcode::ADDC, false>(d.exec);
+}
+
 Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;
   if (op == Opcode::CMP) {
@@ -1256,6 +1427,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
     if (op == Opcode::MAD) return byExec<MadH, Opcode::MAD, true>(d.exec);
     if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
+    if (op == Opcode::FMINMAX) return minMaxOf<MinMaxKind::F>(d);
     return nullptr;
   }
   // (UD, D; or W, UW, B, UB: storeNarrow)
@@ -1278,6 +1450,11 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::MULH: return byExec<MulhH, Opcode::MULH, false>(d.exec);
     case Opcode::MAD: return byExec<MadH, Opcode::MAD, false>(d.exec);
     case Opcode::SEL: return byExec<SelH, Opcode::SEL, false>(d.exec);
+    case Opcode::FMINMAX: return pickIntMinMax(d);
+    case Opcode::ADD3: return byExec<Alu3H, Opcode::ADD3, false>(d.exec);
+    case Opcode::ADDC:
+    case Opcode::SUBB: return pickCarry(d, op);
+    case Opcode::BFN: return byExec<Alu3H, Opcode::BFN, false>(d.exec);
     default: return nullptr;
   }
 }
@@ -1700,16 +1877,23 @@ Handler pickWide(DInst& d, Opcode op, int nsrc) {
 
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   const InstrDesc* desc = rowOf(inst);
-  int dstIdx = -1, srcIdx[3] = {-1, -1, -1}, nsrc = 0;
+  int dstIdx = -1, dst2Idx = -1, srcIdx[3] = {-1, -1, -1}, nsrc = 0;
   for (int i = 0; i < desc->numFields; ++i) {
     const FieldDesc& f = desc->fields[i];
     if (f.kind != FieldKind::Vec) continue;
-    if (f.access == visakit::Access::Write) dstIdx = i;
+    if (f.access == visakit::Access::Write) (dstIdx < 0 ? dstIdx : dst2Idx) = i;
     else if (nsrc < 3) srcIdx[nsrc++] = i;
   }
   if (int r = desc->findName("Rel_op"); r >= 0) d.relop = static_cast<uint8_t>(inst.f[r].value & 7);
+  if (inst.op == Opcode::FMINMAX) d.isMax = inst.f[desc->findName("Op")].value & 1;
+  if (inst.op == Opcode::BFN) d.lut = static_cast<uint8_t>(inst.f[desc->findName("BooleanFuncCtrl")].value);
   const unsigned exec = d.exec;
   if (dstIdx >= 0) d.dst = decodeVector(p, inst.f[dstIdx], exec, true, false);
+  // (ADDC's Carry, SUBB's Borrow: a second destination, read by their form alone)
+  if (dst2Idx >= 0 && nsrc < 3) {
+    d.src[2] = decodeVector(p, inst.f[dst2Idx], exec, true, false);
+    d.dst2 = true;
+  }
   for (int s = 0; s < nsrc; ++s) {
     const Operand& o = inst.f[srcIdx[s]];
     bool scalar = false;
@@ -1824,16 +2008,21 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::MULH: d.fn = intHandler<Opcode::MULH>(); return;
     case Opcode::ASR: d.fn = intHandler<Opcode::ASR>(); return;
     case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
-    case Opcode::MAD:  // (shapes without a fast form: its semantics)
+    case Opcode::MAD:  // (shapes without a fast form: their semantics)
+    case Opcode::ADD3:
+    case Opcode::BFN:
+    case Opcode::ADDC:
+    case Opcode::SUBB:
       d.viaRef = true;
       return;
     case Opcode::FMINMAX:
-      // Integers: ops::Min / ops::Max (MIN_MAX page); floats run through the semantics.
+      // (shapes without a fast form) Integers: ops::Min / ops::Max (MIN_MAX page);
+      // floats run through the semantics.
       if (flt) {
         d.viaRef = true;
         return;
       }
-      d.fn = inst.f[desc->findName("Op")].value & 1 ? intAluOf<ops::Max, 2> : intAluOf<ops::Min, 2>;
+      d.fn = d.isMax ? intAluOf<ops::Max, 2> : intAluOf<ops::Min, 2>;
       return;
     default: d.fn = intHandler<Opcode::MOV>(); return;
   }

@@ -134,6 +134,7 @@ constexpr FastForm kFastForms[] = {
     {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
     {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
     {Opcode::MULH, aluForm}, {Opcode::ASR, aluForm}, {Opcode::AVG, aluForm}, {Opcode::FMINMAX, aluForm},
+    {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm},
     {Opcode::LABEL, decodeControl}, {Opcode::SUBROUTINE, decodeControl}, {Opcode::JMP, decodeControl},
     {Opcode::GOTO, decodeControl}, {Opcode::RET, decodeControl},
     {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
@@ -284,7 +285,7 @@ Program decode(const Kernel& k, const Launch& l) {
     }
     d.storeAccess = desc->has(kMayStore);
     form(p, inst, labelPos, d);
-    needRef |= d.viaRef;  // (a form may leave an instruction to its semantics: float MIN_MAX)
+    needRef |= d.viaRef;  // (a form may leave an instruction to its semantics: a shape it does not take)
   }
   if (!p.unsupported.empty()) return p;
   // The instructions without a fast form: their semantics, as the reference

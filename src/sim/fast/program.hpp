@@ -37,9 +37,11 @@ struct DOperand {
   uint16_t predId = 0;         // Pred: predicate variable id
   std::array<uint32_t, 32> off{};  // Reg: byte offset of lane k in the register file
   std::array<uint64_t, 8> imm{};   // Imm: element bits
-  // The vector ALU handlers' view (alu.cpp): how lanes load as 32-bit values,
-  // and an immediate's lanes k & 7 already extended to 32 bits (E13, E20).
-  enum class Load32 : uint8_t { Narrow, Contig, Bcast, Gen, Imm };
+  // The vector ALU handlers' view (alu.cpp): how lanes load as 32-bit values
+  // (a destination: how they store), and an immediate's lanes k & 7 already
+  // extended to 32 bits (E13, E20). Pair: 4-byte lanes at off[0] + 8 * k, one
+  // half of each of consecutive qwords (how IGC splits and joins 64-bit values).
+  enum class Load32 : uint8_t { Narrow, Contig, Bcast, Gen, Imm, Pair };
   Load32 load32 = Load32::Narrow;
   // The source modifier on those 32-bit lanes (an immediate's imm32 has it already).
   enum class Mod32 : uint8_t { None, FNeg, FAbs, FNegAbs, INeg, IAbs, INegAbs, INot };
@@ -114,11 +116,14 @@ struct DInst {
   bool floatDomain = false;
   Type execType = Type::UD;  // float domain: DF, F or HF
   uint8_t relop = 0;
+  bool isMax = false;        // FMINMAX: its Op field says MAX
+  uint8_t lut = 0;           // BFN: its BooleanFuncCtrl
+  bool dst2 = false;         // ADDC, SUBB: src[2] is a second destination (Carry, Borrow)
   uint8_t src0Bits = 32;     // shr: width of src0
   uint8_t shiftMask = 31;    // shl/shr: bits of src1 used
   bool scalarSrc = false;    // setp: src0 is a scalar
   DOperand dst;
-  DOperand src[3];  // (src[2]: MAD's; the pipeline's loaders below read src[0] and src[1])
+  DOperand src[3];  // (src[2]: MAD's, or a second destination (dst2); the pipeline's loaders below read src[0] and src[1])
   IntLoad iload[2] = {nullptr, nullptr};
   FltLoad fload[2] = {nullptr, nullptr};
   Load64 wload[2] = {nullptr, nullptr};

@@ -64,9 +64,23 @@ double finish(double x, Type et) {
 }
 
 // ---- MIN_MAX page ----
+// Element k of float operand f with its modifier, as bits of its type (the
+// modifier on the sign bit).
+uint64_t signedBits(const Exec& e, int f, unsigned k) {
+  const RefOperand& o = e.op(f);
+  const uint64_t sign = uint64_t{1} << (typeSize(o.type) * 8 - 1);
+  const uint64_t b = e.bits(f, k);
+  switch (o.mod) {
+    case Mod::Neg: return b ^ sign;
+    case Mod::Abs: return b & ~sign;
+    case Mod::NegAbs: return b | sign;
+    default: return b;
+  }
+}
 // "if one of the numbers is NaN and the other is not, MIN or MAX ... returns
-// the one that is not NaN. When both numbers are NaN, [it] returns source1";
-// -0 is below +0 (A18). Integers: ops::Min, ops::Max.
+// the one that is not NaN. When both numbers are NaN, [it] returns source1":
+// its bits, as SEL copies them (A18); -0 is below +0 (A18). Integers:
+// ops::Min, ops::Max.
 void minMax(Exec& e) {
   const uint32_t en = e.chEn();
   e.countLanes(en);
@@ -77,17 +91,27 @@ void minMax(Exec& e) {
   const Domain dom = domainOf(e);
   if (dom.flt) {
     std::array<double, 32> r{};
+    uint32_t bothNaN = 0;
     for (unsigned k = 0; k < n; ++k) {
       const double a = fltSource(e, e.src(0), k, dom.exec), b = fltSource(e, e.src(1), k, dom.exec);
-      if (std::isnan(a)) r[k] = b;
-      else if (std::isnan(b)) r[k] = a;
-      else {
+      if (std::isnan(a)) {
+        r[k] = b;
+        if (std::isnan(b)) bothNaN |= 1u << k;
+      } else if (std::isnan(b)) {
+        r[k] = a;
+      } else {
         const bool aBelow = a < b || (a == b && std::signbit(a) && !std::signbit(b));
         r[k] = (aBelow != isMax) ? a : b;
       }
     }
-    for (unsigned k = 0; k < n; ++k)
-      if ((en >> k) & 1) e.storeFloat(d, k, r[k], dom.exec);
+    // (two NaNs into src1's own type without .sat: its bits, as SEL copies them)
+    const bool copies = !e.inst().sat && e.op(d).kind != Operand::Kind::Predicate &&
+                        e.op(d).type == e.op(e.src(1)).type && e.op(d).type == dom.exec;
+    for (unsigned k = 0; k < n; ++k) {
+      if (!((en >> k) & 1)) continue;
+      if (copies && ((bothNaN >> k) & 1)) e.setBits(d, k, signedBits(e, e.src(1), k));
+      else e.storeFloat(d, k, r[k], dom.exec);
+    }
     return;
   }
   const auto v = intSources<2>(e, {e.src(0), e.src(1)});

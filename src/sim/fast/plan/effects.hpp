@@ -24,9 +24,9 @@ inline bool aluInst(const Program&, const DInst& d) {
 
 // A NoMask, unpredicated ALU instruction that writes registers from registers
 // and immediates only: every lane runs, and its result depends on those bytes
-// alone (planStaticOffsets, planThreadStart).
+// alone (planStaticOffsets, planThreadStart). One destination (not ADDC, SUBB).
 inline bool registerAlu(const Program& p, const DInst& d) {
-  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst.kind != DOperand::Kind::Reg) return false;
+  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst2 || d.dst.kind != DOperand::Kind::Reg) return false;
   for (const DOperand& o : d.src)
     if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None && o.kind != DOperand::Kind::Reg) return false;
   return true;
@@ -48,7 +48,7 @@ inline void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t 
 }
 
 // f(lo, hi) for the register bytes [lo, hi) instruction d may write: an ALU
-// destination's elements exactly, else regWrites.
+// destination's elements exactly (both of ADDC's and SUBB's), else regWrites.
 template <class F>
 void eachWrite(const Program& p, const DInst& d, F f) {
   if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
@@ -58,6 +58,7 @@ void eachWrite(const Program& p, const DInst& d, F f) {
   }
   if (aluInst(p, d)) {
     if (d.dst.kind == DOperand::Kind::Reg) eachElement(d.dst, d.exec, f);
+    if (d.dst2 && d.src[2].kind == DOperand::Kind::Reg) eachElement(d.src[2], d.exec, f);
     return;
   }
   const ByteRange w = regWrites(d);
@@ -75,8 +76,8 @@ void eachRead(const Program& p, const DInst& d, F f) {
     return;
   }
   if (aluInst(p, d)) {
-    for (const DOperand& o : d.src)
-      if (o.kind == DOperand::Kind::Reg) eachElement(o, d.exec, f);
+    for (unsigned s = 0; s < (d.dst2 ? 2u : 3u); ++s)
+      if (d.src[s].kind == DOperand::Kind::Reg) eachElement(d.src[s], d.exec, f);
     return;
   }
   if (d.control || d.row->has(kNoExec)) return;
