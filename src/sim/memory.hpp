@@ -81,6 +81,20 @@ struct FlatRange {
   uint64_t base = 0, size = 0;
   uint32_t spaceId = 0;
 };
+// The allocation holding the bytes [addr, addr + bytes) of the stateless space
+// f (sorted by base): the last one starting at or below addr, if they all lie
+// inside it; nullptr: none (spec-decisions M8).
+inline const FlatRange* flatRange(const std::vector<FlatRange>& f, uint64_t addr, unsigned bytes) {
+  size_t lo = 0, hi = f.size();
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (f[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  if (lo == 0) return nullptr;
+  const FlatRange& r = f[lo - 1];
+  return addr - r.base < r.size && bytes <= r.size - (addr - r.base) ? &r : nullptr;
+}
 constexpr uint32_t kNoSurface = 0xffffffffu;
 
 // E2 / the pages' "Out-of-bound Access": an element access is in bounds only

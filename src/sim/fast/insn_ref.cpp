@@ -3,9 +3,10 @@
 // thread's state, which is the reference tier's (ThreadState is a RefThread),
 // and this host thread's memory (Ctx::mem), observed as in the reference tier.
 // Also the forms too small for that: the instructions that do nothing, MOVS
-// of an immediate to a surface's state, BARRIER; and two forms of the
-// semantics' element rules for operands the vector forms do not read: a MOV
-// that copies bits with an indirect operand, ADDR_ADD of a variable's address.
+// of an immediate to a surface's state, BARRIER; two forms of the semantics'
+// element rules for operands the vector forms do not read: a MOV that copies
+// bits with an indirect operand, ADDR_ADD of a variable's address; and the
+// semantics' loops of SVM_GATHER and SVM_SCATTER without an observer.
 #include <fmt/format.h>
 
 #include "sim/fast/ctx.hpp"
@@ -201,6 +202,77 @@ Handler addrAddFormOf(const RefInst& r, DInst& d) {
   return addrAddOf;
 }
 
+// SVM_GATHER / SVM_SCATTER (sem/mem_legacy.cpp svmGather, svmScatter; M6,
+// M7, M8, E1, E3, E9) as their semantics run them, each lane's virtual address
+// found among the stateless space's allocations (flatRange), without an
+// Exec; under --check (an observer) the semantics themselves, observed.
+Space& flatTarget(Ctx& c, uint64_t addr, unsigned bytes, uint64_t& off) {
+  if (c.mem.flat)
+    if (const FlatRange* r = flatRange(*c.mem.flat, addr, bytes)) {
+      off = addr - r->base;
+      return (*c.mem.spaces)[r->spaceId];
+    }
+  off = addr;
+  return c.noSpace;
+}
+// (Ctx::read / write on a bound space; an unbound one is out of bounds, as Exec::load / store)
+uint64_t svmLoad(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane) {
+  uint64_t off;
+  Space& s = flatTarget(c, addr, bytes, off);
+  return s.bound ? c.read<false>(s, off, bytes, lane) : 0;
+}
+void svmStore(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
+  uint64_t off;
+  Space& s = flatTarget(c, addr, bytes, off);
+  if (s.bound) c.write<false>(s, off, bytes, lane, v);
+}
+void svmGather(Ctx& c, const DInst& d) {
+  if (c.observer) return execRef(c, d);
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
+  std::array<uint64_t, 8 * 32> v{};
+  forEachLane(en, [&](unsigned i) {
+    const uint64_t a = readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1};
+    for (unsigned j = 0; j < nb; ++j) v[i * 8 + j] = svmLoad(c, a + uint64_t{j} * bs, bs, i);
+  });
+  if (d.rawNull[1]) return;
+  forEachLane(en, [&](unsigned i) {
+    if (bs == 1)
+      for (unsigned j = 0; j < mb; ++j) writeRegBits(c.t, d.raw[1] + i * mb + j, 1, j < nb ? v[i * 8 + j] : 0);
+    else
+      for (unsigned j = 0; j < nb; ++j) writeRegBits(c.t, d.raw[1] + (j * exec + i) * bs, bs, v[i * 8 + j]);
+  });
+}
+void svmScatter(Ctx& c, const DInst& d) {
+  if (c.observer) return execRef(c, d);
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
+  auto src = [&](uint32_t off, unsigned bytes) { return d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + off, bytes); };
+  forEachLane(en, [&](unsigned i) {
+    const uint64_t a = readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1};
+    for (unsigned j = 0; j < nb; ++j)
+      svmStore(c, a + uint64_t{j} * bs, bs, i, bs == 1 ? src(i * mb + j, 1) : src((j * exec + i) * bs, bs));
+  });
+}
+Handler svmFormOf(const RefInst& r, DInst& d) {
+  if (r.inst->op != Opcode::SVM || (r.row->subOp != 3 && r.row->subOp != 4)) return nullptr;
+  const bool scatter = r.row->subOp == 4;
+  const RefOperand& addrs = r.f[r.row->findName("Addresses")];
+  const RefOperand& data = r.f[r.row->findName(scatter ? "Src" : "Dst")];
+  if (addrs.null) return nullptr;  // (every lane's address 0: the semantics)
+  const uint64_t bs = r.f[r.row->findName("Block_size")].value;
+  d.numBlocks = bs == 2 ? 8 : bs == 1 ? 4 : 1;
+  d.svmBlocks = static_cast<uint8_t>(1u << (r.f[r.row->findName("Num_blocks")].value & 3));
+  d.raw[0] = addrs.base;
+  d.raw[1] = data.base;
+  d.rawNull[1] = data.null;
+  return scatter ? svmScatter : svmGather;
+}
+
 }  // namespace
 
 void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {
@@ -216,6 +288,7 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   d.fn = !row.has(kControl) && row.has(kBarrier) ? execRefBarrier : execRef;
   if (Handler f = movBitsOf(r, d)) d.fn = f;
   else if (Handler g = addrAddFormOf(r, d)) d.fn = g;
+  else if (Handler h = svmFormOf(r, d)) d.fn = h;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.
   d.numRawReads = d.numRawWrites = 0;

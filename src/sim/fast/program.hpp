@@ -132,7 +132,8 @@ struct DInst {
 
   // Memory
   uint32_t surface = 0;
-  uint8_t numBlocks = 1;  // bytes (scaled) or qwords (QW) per lane
+  uint8_t numBlocks = 1;  // bytes (scaled) or qwords (QW) per lane; SVM_GATHER/SCATTER: a block's bytes
+  uint8_t svmBlocks = 1;  // SVM_GATHER/SCATTER: blocks per lane
   uint8_t chMask = 0;     // SCATTER4 channels
   uint8_t numOut = 0;     // URB
   uint32_t urbGlobal = 0;

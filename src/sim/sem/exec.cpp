@@ -286,24 +286,12 @@ Space& Exec::btiSurface(uint64_t bti, uint32_t& id) {
 }
 
 Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset) {
-  if (mem_.flat) {
-    const std::vector<FlatRange>& f = *mem_.flat;
-    // The last allocation starting at or below addr.
-    size_t lo = 0, hi = f.size();
-    while (lo < hi) {
-      size_t mid = (lo + hi) / 2;
-      if (f[mid].base <= addr) lo = mid + 1;
-      else hi = mid;
+  if (mem_.flat)
+    if (const FlatRange* r = flatRange(*mem_.flat, addr, bytes)) {
+      id = r->spaceId;
+      offset = addr - r->base;
+      return (*mem_.spaces)[r->spaceId];
     }
-    if (lo > 0) {
-      const FlatRange& r = f[lo - 1];
-      if (addr - r.base < r.size && bytes <= r.size - (addr - r.base)) {
-        id = r.spaceId;
-        offset = addr - r.base;
-        return (*mem_.spaces)[r.spaceId];
-      }
-    }
-  }
   id = kFlatSpace;
   offset = addr;
   return *mem_.noSpace;
