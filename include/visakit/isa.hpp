@@ -217,6 +217,7 @@ struct InstrDesc {
   int find(FieldKind k) const;
   // Index of the field with the page's name, or -1.
   int findName(std::string_view name) const;
+  int findName(const char* name) const;
   // Index of the field at text position p, or -1.
   int atTextPos(int p) const;
   int numTextOperands() const;

@@ -1,5 +1,6 @@
 // The instruction table: one row per instruction, fields in binary order as
 // each page's "Format" table gives them. Everything else reads this.
+#include <cstring>
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -128,8 +129,21 @@ int InstrDesc::find(FieldKind k) const {
   return -1;
 }
 int InstrDesc::findName(std::string_view n) const {
+  for (int i = 0; i < numFields; ++i) {  // (character by character: no strlen of the table's names)
+    const char* f = fields[i].name;
+    size_t k = 0;
+    while (k < n.size() && f[k] != '\0' && f[k] == n[k]) ++k;
+    if (k == n.size() && f[k] == '\0') return i;
+  }
+  return -1;
+}
+int InstrDesc::findName(const char* n) const {
+  // The semantics look their fields up by name as they run: first the row's
+  // own strings, which the linker usually merges with equal literals.
   for (int i = 0; i < numFields; ++i)
-    if (n == fields[i].name) return i;
+    if (fields[i].name == n) return i;
+  for (int i = 0; i < numFields; ++i)
+    if (std::strcmp(fields[i].name, n) == 0) return i;
   return -1;
 }
 int InstrDesc::atTextPos(int p) const {
