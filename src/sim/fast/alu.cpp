@@ -795,6 +795,20 @@ struct SelH {
   static constexpr Handler fn = vecSel<N>;
 };
 
+// The start of a handler on 32-bit lanes: the enabled lanes counted (none:
+// nothing to do) and its NSrc sources loaded (loadLanes); then f(src, en,
+// lanes) computes and stores.
+template <unsigned N, unsigned NSrc, class F>
+[[gnu::always_inline]] inline void onLanes32(Ctx& c, const DInst& d, F f) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
+  uint32_t src[NSrc][N];
+  for (unsigned i = 0; i < NSrc; ++i) loadLanes<N>(c, d.src[i], src[i]);
+  f(src, en, lanes);
+}
+
 // ADD3 (dst = src0 + src1 + src2) and BFN (A8: each bit of dst is the bit of
 // BooleanFuncCtrl the sources' bits select, ops::bfn) on integers of at most 32
 // bits: the low 32 bits of the exact sum are the wrapping sum of the sources'
@@ -802,20 +816,14 @@ struct SelH {
 // their low bits; a narrower destination keeps its low bits.
 template <Opcode Op, unsigned N>
 void vecAlu3(Ctx& c, const DInst& d) {
-  const uint32_t en = chEnOf<N>(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  uint32_t a[N], b[N], s[N];
-  loadLanes<N>(c, d.src[0], a);
-  loadLanes<N>(c, d.src[1], b);
-  loadLanes<N>(c, d.src[2], s);
-  if constexpr (Op == Opcode::ADD3) {
-    for (unsigned k = 0; k < N; ++k) a[k] += b[k] + s[k];
-  } else {
-    for (unsigned k = 0; k < N; ++k) a[k] = static_cast<uint32_t>(ops::bfn(d.lut, a[k], b[k], s[k]));
-  }
-  storeLanes<N>(c, d, en, lanes, a);
+  onLanes32<N, 3>(c, d, [&](uint32_t (&v)[3][N], uint32_t en, unsigned lanes) {
+    if constexpr (Op == Opcode::ADD3) {
+      for (unsigned k = 0; k < N; ++k) v[0][k] += v[1][k] + v[2][k];
+    } else {
+      for (unsigned k = 0; k < N; ++k) v[0][k] = static_cast<uint32_t>(ops::bfn(d.lut, v[0][k], v[1][k], v[2][k]));
+    }
+    storeLanes<N>(c, d, en, lanes, v[0]);
+  });
 }
 template <Opcode Op, bool, unsigned N>
 struct Alu3H {
@@ -828,19 +836,15 @@ struct Alu3H {
 // its bytes apart from Dst's (pickCarry).
 template <bool Sub, unsigned N>
 void vecCarry(Ctx& c, const DInst& d) {
-  const uint32_t en = chEnOf<N>(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  uint32_t a[N], b[N], r[N], cy[N];
-  loadLanes<N>(c, d.src[0], a);
-  loadLanes<N>(c, d.src[1], b);
-  for (unsigned k = 0; k < N; ++k) {
-    r[k] = Sub ? a[k] - b[k] : a[k] + b[k];
-    cy[k] = Sub ? a[k] < b[k] : r[k] < a[k];
-  }
-  storeLanes<N>(c, d, en, lanes, r);
-  storeLanesTo<N>(c, d.src[2], en, lanes, cy);
+  onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
+    uint32_t r[N], cy[N];
+    for (unsigned k = 0; k < N; ++k) {
+      r[k] = Sub ? v[0][k] - v[1][k] : v[0][k] + v[1][k];
+      cy[k] = Sub ? v[0][k] < v[1][k] : r[k] < v[0][k];
+    }
+    storeLanes<N>(c, d, en, lanes, r);
+    storeLanesTo<N>(c, d.src[2], en, lanes, cy);
+  });
 }
 template <Opcode Op, bool, unsigned N>
 struct CarryH {
@@ -870,15 +874,10 @@ inline uint32_t minMax32(uint32_t a, uint32_t b) {
 }
 template <MinMaxKind K, bool IsMax, unsigned N>
 void vecMinMax(Ctx& c, const DInst& d) {
-  const uint32_t en = chEnOf<N>(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  uint32_t a[N], b[N];
-  loadLanes<N>(c, d.src[0], a);
-  loadLanes<N>(c, d.src[1], b);
-  for (unsigned k = 0; k < N; ++k) a[k] = minMax32<K, IsMax>(a[k], b[k]);
-  storeLanes<N>(c, d, en, lanes, a);
+  onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
+    for (unsigned k = 0; k < N; ++k) v[0][k] = minMax32<K, IsMax>(v[0][k], v[1][k]);
+    storeLanes<N>(c, d, en, lanes, v[0]);
+  });
 }
 template <MinMaxKind K, bool IsMax>
 Handler minMaxByExec(unsigned exec) {
@@ -1245,23 +1244,20 @@ void uniformCmp(Ctx& c, const DInst& d) {
 // types, E13) modulo 2^64; a D or UD destination keeps those 32 bits.
 template <unsigned N>
 void mulhAlu(Ctx& c, const DInst& d) {
-  const uint32_t en = chEnOf<N>(c, d);
-  if (!en) return;
-  const unsigned lanes = laneCountOf<N>(en);
-  c.lanes += lanes;
-  uint32_t a[N], b[N], r[N];
-  loadLanes<N>(c, d.src[0], a);
-  loadLanes<N>(c, d.src[1], b);
-  // A signed source's extension is a + 2^32 * (-1 if negative): mod 2^32 the
-  // high half of the product is the unsigned one less the other source per
-  // negative signed source (a loop without branches, the compiler vectorises).
-  const uint32_t s0 = isSignedInt(d.src[0].type) ? ~0u : 0, s1 = isSignedInt(d.src[1].type) ? ~0u : 0;
-  for (unsigned k = 0; k < N; ++k) {
-    const uint32_t hi = static_cast<uint32_t>((uint64_t{a[k]} * b[k]) >> 32);
-    const uint32_t na = (0u - (a[k] >> 31)) & s0, nb = (0u - (b[k] >> 31)) & s1;
-    r[k] = hi - (na & b[k]) - (nb & a[k]);
-  }
-  storeLanes<N>(c, d, en, lanes, r);
+  onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
+    const uint32_t *a = v[0], *b = v[1];
+    uint32_t r[N];
+    // A signed source's extension is a + 2^32 * (-1 if negative): mod 2^32 the
+    // high half of the product is the unsigned one less the other source per
+    // negative signed source (a loop without branches, the compiler vectorises).
+    const uint32_t s0 = isSignedInt(d.src[0].type) ? ~0u : 0, s1 = isSignedInt(d.src[1].type) ? ~0u : 0;
+    for (unsigned k = 0; k < N; ++k) {
+      const uint32_t hi = static_cast<uint32_t>((uint64_t{a[k]} * b[k]) >> 32);
+      const uint32_t na = (0u - (a[k] >> 31)) & s0, nb = (0u - (b[k] >> 31)) & s1;
+      r[k] = hi - (na & b[k]) - (nb & a[k]);
+    }
+    storeLanes<N>(c, d, en, lanes, r);
+  });
 }
 template <Opcode, bool, unsigned N>
 struct MulhH {

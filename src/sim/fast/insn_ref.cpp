@@ -226,37 +226,36 @@ void svmStore(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) 
   Space& s = flatTarget(c, addr, bytes, off);
   if (s.bound) c.write<false>(s, off, bytes, lane, v);
 }
-void svmGather(Ctx& c, const DInst& d) {
+template <bool Scatter>
+void svmBlocks(Ctx& c, const DInst& d) {
   if (c.observer) return execRef(c, d);
   const uint32_t en = chEn(c, d);
   c.lanes += laneCount(en);
   if (!en) return;
   const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
-  std::array<uint64_t, 8 * 32> v{};
-  forEachLane(en, [&](unsigned i) {
-    const uint64_t a = readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1};
-    for (unsigned j = 0; j < nb; ++j) v[i * 8 + j] = svmLoad(c, a + uint64_t{j} * bs, bs, i);
-  });
-  if (d.rawNull[1]) return;
-  forEachLane(en, [&](unsigned i) {
-    if (bs == 1)
-      for (unsigned j = 0; j < mb; ++j) writeRegBits(c.t, d.raw[1] + i * mb + j, 1, j < nb ? v[i * 8 + j] : 0);
-    else
-      for (unsigned j = 0; j < nb; ++j) writeRegBits(c.t, d.raw[1] + (j * exec + i) * bs, bs, v[i * 8 + j]);
-  });
-}
-void svmScatter(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
-  if (!en) return;
-  const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
-  auto src = [&](uint32_t off, unsigned bytes) { return d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + off, bytes); };
-  forEachLane(en, [&](unsigned i) {
-    const uint64_t a = readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1};
-    for (unsigned j = 0; j < nb; ++j)
-      svmStore(c, a + uint64_t{j} * bs, bs, i, bs == 1 ? src(i * mb + j, 1) : src((j * exec + i) * bs, bs));
-  });
+  // Block j of lane i in the data payload: bytes i * mb + j of 1-byte blocks, else (j * exec + i) * bs.
+  auto at = [&](unsigned i, unsigned j) { return bs == 1 ? i * mb + j : (j * exec + i) * bs; };
+  auto address = [&](unsigned i) { return readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1}; };
+  if constexpr (Scatter) {
+    forEachLane(en, [&](unsigned i) {
+      const uint64_t a = address(i);
+      for (unsigned j = 0; j < nb; ++j)
+        svmStore(c, a + uint64_t{j} * bs, bs, i, d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + at(i, j), bs));
+    });
+  } else {
+    std::array<uint64_t, 8 * 32> v{};
+    forEachLane(en, [&](unsigned i) {
+      const uint64_t a = address(i);
+      for (unsigned j = 0; j < nb; ++j) v[i * 8 + j] = svmLoad(c, a + uint64_t{j} * bs, bs, i);
+    });
+    if (d.rawNull[1]) return;
+    forEachLane(en, [&](unsigned i) {
+      if (bs == 1)  // (a 1-byte lane's bytes past num_blocks are zero: E1)
+        for (unsigned j = 0; j < mb; ++j) writeRegBits(c.t, d.raw[1] + at(i, j), 1, j < nb ? v[i * 8 + j] : 0);
+      else
+        for (unsigned j = 0; j < nb; ++j) writeRegBits(c.t, d.raw[1] + at(i, j), bs, v[i * 8 + j]);
+    });
+  }
 }
 Handler svmFormOf(const RefInst& r, DInst& d) {
   if (r.inst->op != Opcode::SVM || (r.row->subOp != 3 && r.row->subOp != 4)) return nullptr;
@@ -270,7 +269,7 @@ Handler svmFormOf(const RefInst& r, DInst& d) {
   d.raw[0] = addrs.base;
   d.raw[1] = data.base;
   d.rawNull[1] = data.null;
-  return scatter ? svmScatter : svmGather;
+  return scatter ? svmBlocks<true> : svmBlocks<false>;
 }
 
 }  // namespace
