@@ -127,15 +127,37 @@ struct RefThread {
 
 // Register bytes by address (chapter 5 "Indirect Operands"): an address
 // outside the register file (a wild indirect address) reads 0; a write there is dropped.
+// (the element sizes as fixed-size copies, which compile to one load or store)
 inline uint64_t readRegBits(const RefThread& t, uint32_t off, unsigned bytes) {
   if (off > t.regs.size() || bytes > t.regs.size() - off) return 0;
-  uint64_t v = 0;
-  std::memcpy(&v, t.regs.data() + off, bytes);
-  return v;
+  const uint8_t* p = t.regs.data() + off;
+  auto as = [p]<class T>(T v) {
+    std::memcpy(&v, p, sizeof v);
+    return uint64_t{v};
+  };
+  switch (bytes) {
+    case 1: return *p;
+    case 2: return as(uint16_t{});
+    case 4: return as(uint32_t{});
+    case 8: return as(uint64_t{});
+    default: {
+      uint64_t v = 0;
+      std::memcpy(&v, p, bytes);
+      return v;
+    }
+  }
 }
 inline void writeRegBits(RefThread& t, uint32_t off, unsigned bytes, uint64_t v) {
   if (off > t.regs.size() || bytes > t.regs.size() - off) return;
-  std::memcpy(t.regs.data() + off, &v, bytes);
+  uint8_t* p = t.regs.data() + off;
+  auto put = [p]<class T>(T x) { std::memcpy(p, &x, sizeof x); };
+  switch (bytes) {
+    case 1: *p = static_cast<uint8_t>(v); return;
+    case 2: return put(static_cast<uint16_t>(v));
+    case 4: return put(static_cast<uint32_t>(v));
+    case 8: return put(v);
+    default: std::memcpy(p, &v, bytes);
+  }
 }
 // The register byte offset of element k of a General or Indirect operand (its
 // region; chapter 5 "Region-based Addressing", "Indirect Operands": the
