@@ -830,6 +830,42 @@ struct Alu3H {
   static constexpr Handler fn = vecAlu3<Op, N>;
 };
 
+// One-source operations on 32-bit lanes through their sem/ops_alu.hpp functor:
+// RNDD, RNDU, RNDE, RNDZ of F (the functor on the lane's value, exact in F; a
+// NaN canonical, E14, as the semantics' pipeline gives it), and LZD, CBIT, FBL,
+// BFREV of integers of at most 32 bits (functors of the source's low bits: of
+// its own width for CBIT, the 32-bit extension's for the others).
+template <Opcode Op>
+struct UnaryOf;
+template <> struct UnaryOf<Opcode::RNDD> { using T = ops::Rndd; };
+template <> struct UnaryOf<Opcode::RNDU> { using T = ops::Rndu; };
+template <> struct UnaryOf<Opcode::RNDE> { using T = ops::Rnde; };
+template <> struct UnaryOf<Opcode::RNDZ> { using T = ops::Rndz; };
+template <> struct UnaryOf<Opcode::LZD> { using T = ops::Lzd; };
+template <> struct UnaryOf<Opcode::CBIT> { using T = ops::Cbit; };
+template <> struct UnaryOf<Opcode::FBL> { using T = ops::Fbl; };
+template <> struct UnaryOf<Opcode::BFREV> { using T = ops::Bfrev; };
+template <Opcode Op, bool Float, unsigned N>
+void vecUnary(Ctx& c, const DInst& d) {
+  using F = typename UnaryOf<Op>::T;
+  onLanes32<N, 1>(c, d, [&](uint32_t (&v)[1][N], uint32_t en, unsigned lanes) {
+    const ops::IntCtx ic{d.shiftMask, d.src0Bits};
+    for (unsigned k = 0; k < N; ++k) {
+      if constexpr (Float) {
+        const float x = static_cast<float>(F::flt(static_cast<double>(asFloat(v[0][k])), 0.0));
+        v[0][k] = x != x ? 0x7fc00000u : asBits(x);
+      } else {
+        v[0][k] = static_cast<uint32_t>(F::exact(i128{v[0][k]}, 0, ic));
+      }
+    }
+    storeLanes<N>(c, d, en, lanes, v[0]);
+  });
+}
+template <Opcode Op, bool Float, unsigned N>
+struct UnaryH {
+  static constexpr Handler fn = vecUnary<Op, Float, N>;
+};
+
 // ADDC, SUBB pages on UD lanes: Dst = the low 32 bits of src0 + src1 (src0 -
 // src1); Carry = "carry(src0 + src1)", the bit above the 32-bit sum; Borrow =
 // "src0 < src1 ? 1 : 0". The second destination is DInst::src[2] (decodeAlu),
@@ -1119,7 +1155,7 @@ void vecCmp(Ctx& c, const DInst& d) {
 // bits; the absolute value of an unsigned source is the source); ~ for the logic
 // operations on 32-bit or sign-extended sources (~ of the extension is the
 // extension of ~).
-// (F MIN and MAX too: they compare the values and return one; an integer
+// (F MIN, MAX and the RND operations too: functions of the value; an integer
 // MIN or MAX compares the exact values, which a wrapped negation is not.)
 bool fastMod(DOperand& o, Opcode op, bool flt) {
   using M = DOperand::Mod32;
@@ -1127,7 +1163,8 @@ bool fastMod(DOperand& o, Opcode op, bool flt) {
   if (o.mod == Mod::None) return true;
   const bool arith = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || op == Opcode::ADD3;
   if (flt) {
-    if (!arith && op != Opcode::CMP && op != Opcode::FMINMAX) return false;
+    const bool rnd = op == Opcode::RNDD || op == Opcode::RNDU || op == Opcode::RNDE || op == Opcode::RNDZ;
+    if (!arith && !rnd && op != Opcode::CMP && op != Opcode::FMINMAX) return false;
     o.mod32 = o.mod == Mod::Neg ? M::FNeg : o.mod == Mod::Abs ? M::FAbs : o.mod == Mod::NegAbs ? M::FNegAbs : M::None;
     return o.mod32 != M::None;
   }
@@ -1423,8 +1460,14 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     if (op == Opcode::MUL) return byExec<AluH, Opcode::MUL, true>(d.exec);
     if (op == Opcode::MAD) return byExec<MadH, Opcode::MAD, true>(d.exec);
     if (op == Opcode::MOV) return byExec<AluH, Opcode::MOV, true>(d.exec);  // F to F: its bits
-    if (op == Opcode::FMINMAX) return minMaxOf<MinMaxKind::F>(d);
-    return nullptr;
+    switch (op) {
+      case Opcode::FMINMAX: return minMaxOf<MinMaxKind::F>(d);
+      case Opcode::RNDD: return byExec<UnaryH, Opcode::RNDD, true>(d.exec);
+      case Opcode::RNDU: return byExec<UnaryH, Opcode::RNDU, true>(d.exec);
+      case Opcode::RNDE: return byExec<UnaryH, Opcode::RNDE, true>(d.exec);
+      case Opcode::RNDZ: return byExec<UnaryH, Opcode::RNDZ, true>(d.exec);
+      default: return nullptr;
+    }
   }
   // (UD, D; or W, UW, B, UB: storeNarrow)
   if (!isIntType(d.dst.type) || d.dst.type == Type::BOOL || typeSize(d.dst.type) > 4) return nullptr;
@@ -1451,6 +1494,10 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::ADDC:
     case Opcode::SUBB: return pickCarry(d, op);
     case Opcode::BFN: return byExec<Alu3H, Opcode::BFN, false>(d.exec);
+    case Opcode::LZD: return byExec<UnaryH, Opcode::LZD, false>(d.exec);
+    case Opcode::CBIT: return byExec<UnaryH, Opcode::CBIT, false>(d.exec);
+    case Opcode::FBL: return byExec<UnaryH, Opcode::FBL, false>(d.exec);
+    case Opcode::BFREV: return byExec<UnaryH, Opcode::BFREV, false>(d.exec);
     default: return nullptr;
   }
 }
@@ -2009,6 +2056,14 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::BFN:
     case Opcode::ADDC:
     case Opcode::SUBB:
+    case Opcode::RNDD:
+    case Opcode::RNDU:
+    case Opcode::RNDE:
+    case Opcode::RNDZ:
+    case Opcode::LZD:
+    case Opcode::CBIT:
+    case Opcode::FBL:
+    case Opcode::BFREV:
       d.viaRef = true;
       return;
     case Opcode::FMINMAX:

@@ -135,6 +135,8 @@ constexpr FastForm kFastForms[] = {
     {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
     {Opcode::MULH, aluForm}, {Opcode::ASR, aluForm}, {Opcode::AVG, aluForm}, {Opcode::FMINMAX, aluForm},
     {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm},
+    {Opcode::RNDD, aluForm}, {Opcode::RNDU, aluForm}, {Opcode::RNDE, aluForm}, {Opcode::RNDZ, aluForm},
+    {Opcode::LZD, aluForm}, {Opcode::CBIT, aluForm}, {Opcode::FBL, aluForm}, {Opcode::BFREV, aluForm},
     {Opcode::LABEL, decodeControl}, {Opcode::SUBROUTINE, decodeControl}, {Opcode::JMP, decodeControl},
     {Opcode::GOTO, decodeControl}, {Opcode::RET, decodeControl},
     {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
