@@ -266,6 +266,14 @@ template <> struct OpOf<Opcode::SHR> { using T = ops::Shr; };
 template <> struct OpOf<Opcode::MULH> { using T = ops::Mulh; };
 template <> struct OpOf<Opcode::ASR> { using T = ops::Asr; };
 template <> struct OpOf<Opcode::AVG> { using T = ops::Avg; };
+template <> struct OpOf<Opcode::RNDD> { using T = ops::Rndd; };
+template <> struct OpOf<Opcode::RNDU> { using T = ops::Rndu; };
+template <> struct OpOf<Opcode::RNDE> { using T = ops::Rnde; };
+template <> struct OpOf<Opcode::RNDZ> { using T = ops::Rndz; };
+template <> struct OpOf<Opcode::LZD> { using T = ops::Lzd; };
+template <> struct OpOf<Opcode::CBIT> { using T = ops::Cbit; };
+template <> struct OpOf<Opcode::FBL> { using T = ops::Fbl; };
+template <> struct OpOf<Opcode::BFREV> { using T = ops::Bfrev; };
 template <Opcode Op>
 using Op_t = typename OpOf<Op>::T;
 
@@ -835,19 +843,9 @@ struct Alu3H {
 // NaN canonical, E14, as the semantics' pipeline gives it), and LZD, CBIT, FBL,
 // BFREV of integers of at most 32 bits (functors of the source's low bits: of
 // its own width for CBIT, the 32-bit extension's for the others).
-template <Opcode Op>
-struct UnaryOf;
-template <> struct UnaryOf<Opcode::RNDD> { using T = ops::Rndd; };
-template <> struct UnaryOf<Opcode::RNDU> { using T = ops::Rndu; };
-template <> struct UnaryOf<Opcode::RNDE> { using T = ops::Rnde; };
-template <> struct UnaryOf<Opcode::RNDZ> { using T = ops::Rndz; };
-template <> struct UnaryOf<Opcode::LZD> { using T = ops::Lzd; };
-template <> struct UnaryOf<Opcode::CBIT> { using T = ops::Cbit; };
-template <> struct UnaryOf<Opcode::FBL> { using T = ops::Fbl; };
-template <> struct UnaryOf<Opcode::BFREV> { using T = ops::Bfrev; };
 template <Opcode Op, bool Float, unsigned N>
 void vecUnary(Ctx& c, const DInst& d) {
-  using F = typename UnaryOf<Op>::T;
+  using F = Op_t<Op>;
   onLanes32<N, 1>(c, d, [&](uint32_t (&v)[1][N], uint32_t en, unsigned lanes) {
     const ops::IntCtx ic{d.shiftMask, d.src0Bits};
     for (unsigned k = 0; k < N; ++k) {
