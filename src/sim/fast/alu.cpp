@@ -665,15 +665,20 @@ inline V4 laneMask4(uint32_t bits) {
 // N lanes in turn without a branch on the mask: a disabled lane's element is
 // read just before it is written back, so lanes that share bytes end as if it
 // were skipped.
-template <class T, unsigned N>
-inline void blendLanes(uint8_t* regs, const DOperand& dst, uint32_t en, const T* r) {
+// (at(k): lane k's byte offset)
+template <class T, unsigned N, class At>
+inline void blendAt(uint8_t* regs, uint32_t en, const T* r, At at) {
   for (unsigned k = 0; k < N; ++k) {
     T old;
-    std::memcpy(&old, regs + dst.off[k], sizeof(T));
+    std::memcpy(&old, regs + at(k), sizeof(T));
     const T on = T{0} - static_cast<T>((en >> k) & 1);
     const T v = (r[k] & on) | (old & ~on);
-    std::memcpy(regs + dst.off[k], &v, sizeof(T));
+    std::memcpy(regs + at(k), &v, sizeof(T));
   }
+}
+template <class T, unsigned N>
+inline void blendLanes(uint8_t* regs, const DOperand& dst, uint32_t en, const T* r) {
+  blendAt<T, N>(regs, en, r, [&](unsigned k) { return dst.off[k]; });
 }
 // A W, UW, B or UB destination takes each lane's low bits: for the operations
 // of these handlers they are the exact result's, truncated (2_datatypes.md
@@ -718,19 +723,10 @@ inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lane
     }
   }
   if (dst.load32 == DOperand::Load32::Pair) {
-    // One half of each qword: the other half's dword goes back unchanged.
-    uint8_t* p = regs + dst.off[0];
-    if (en == execMaskBits(N)) {
-      for (unsigned k = 0; k < N; ++k) std::memcpy(p + 8 * k, &r[k], 4);
-      return;
-    }
-    for (unsigned k = 0; k < N; ++k) {
-      uint32_t old;
-      std::memcpy(&old, p + 8 * k, 4);
-      const uint32_t on = 0u - ((en >> k) & 1);
-      const uint32_t v = (r[k] & on) | (old & ~on);
-      std::memcpy(p + 8 * k, &v, 4);
-    }
+    // One half of each qword, at fixed offsets: the other half goes back unchanged.
+    auto at = [&](unsigned k) { return dst.off[0] + 8 * k; };
+    if (en != execMaskBits(N)) return blendAt<uint32_t, N>(regs, en, r, at);
+    for (unsigned k = 0; k < N; ++k) std::memcpy(regs + at(k), &r[k], 4);
     return;
   }
   if (en == execMaskBits(N)) {
@@ -1407,23 +1403,18 @@ Handler pickFast(DInst& d, Opcode op, int nsrc) {
   for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s], d.exec);
   if (!h) return nullptr;
   if (pairLanes(d.dst, d.exec)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
-  if ((op == Opcode::ADDC || op == Opcode::SUBB) && pairLanes(d.src[2], d.exec)) d.src[2].load32 = DOperand::Load32::Pair;
+  if (d.dst2 && pairLanes(d.src[2], d.exec)) d.src[2].load32 = DOperand::Load32::Pair;  // (ADDC's Carry, SUBB's Borrow)
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   return h;
 }
 // The bytes two register operands' first `exec` lanes of `size` bytes span do not meet.
 bool bytesApart(const DOperand& x, const DOperand& y, unsigned exec, unsigned size) {
   auto span = [&](const DOperand& o) {
-    uint32_t lo = o.off[0], hi = o.off[0];
-    for (unsigned k = 0; k < exec && k < o.off.size(); ++k) {
-      lo = std::min(lo, o.off[k]);
-      hi = std::max(hi, o.off[k]);
-    }
-    return std::pair{lo, hi + size};
+    ByteRange r{o.off[0], o.off[0]};
+    for (unsigned k = 0; k < exec && k < o.off.size(); ++k) r = {std::min(r.lo, o.off[k]), std::max(r.hi, o.off[k])};
+    return ByteRange{r.lo, r.hi + size};
   };
-  const auto [a0, a1] = span(x);
-  const auto [b0, b1] = span(y);
-  return a1 <= b0 || b1 <= a0;
+  return !span(x).meets(span(y));
 }
 // The form of ADDC and SUBB: UD sources, two UD destinations apart (the
 // semantics write each lane's Dst and then its Carry; apart, the order is not seen).
