@@ -109,6 +109,25 @@ constexpr uint32_t componentStride(unsigned exec, unsigned rb, unsigned grf) {
   return (b + grf - 1) / grf * grf;
 }
 
+// AddrSize is "the number of bits per address": the address arithmetic wraps there (L5).
+constexpr uint64_t wrapAddr(uint64_t a, uint64_t as) { return as == kA16 ? a & 0xffff : as == kA32 ? a & 0xffffffffu : a; }
+
+// The register image of a datum (L3): d8u32 / d16u32 zero-extend into a
+// 32-bit container and a store keeps the low bits; d16u32h holds it in the
+// high 16 bits with the low 16 zero.
+constexpr uint64_t toReg(uint64_t mem, uint64_t ds) { return ds == kD16c32h ? mem << 16 : mem; }
+constexpr uint64_t toMem(uint64_t reg, uint64_t ds) {
+  const unsigned mb = memBytes(ds);
+  const uint64_t m = mb >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * mb)) - 1;
+  return (ds == kD16c32h ? reg >> 16 : reg) & m;
+}
+
+// Where datum (lane n, component v) is in a data payload (L4): transposed,
+// lane n's `vec` components one after another; else componentStride apart.
+constexpr uint32_t dataOffset(bool transposed, unsigned vec, unsigned rb, uint32_t stride, unsigned v, unsigned n) {
+  return transposed ? (n * vec + v) * rb : v * stride + n * rb;
+}
+
 // The GRF layout of a 2D block (LSC_UNTYPED LOAD_BLOCK2D pseudo-code), in elements.
 struct Block2dLayout {
   unsigned esize = 1;        // sizeof(T)

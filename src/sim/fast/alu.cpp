@@ -270,6 +270,7 @@ template <> struct OpOf<Opcode::RNDD> { using T = ops::Rndd; };
 template <> struct OpOf<Opcode::RNDU> { using T = ops::Rndu; };
 template <> struct OpOf<Opcode::RNDE> { using T = ops::Rnde; };
 template <> struct OpOf<Opcode::RNDZ> { using T = ops::Rndz; };
+template <> struct OpOf<Opcode::INV> { using T = ops::Inv; };
 template <> struct OpOf<Opcode::LZD> { using T = ops::Lzd; };
 template <> struct OpOf<Opcode::CBIT> { using T = ops::Cbit; };
 template <> struct OpOf<Opcode::FBL> { using T = ops::Fbl; };
@@ -834,9 +835,36 @@ struct Alu3H {
   static constexpr Handler fn = vecAlu3<Op, N>;
 };
 
+// MADW page on integers of at most 32 bits without modifiers: the exact
+// src0 * src1 + src2, whose low 64 bits are the wrapping 64-bit operation on
+// the sources' 64-bit extensions; the low 32 bits to Dst's lanes, the high 32
+// bits DInst::hiOff bytes after each (A20).
+template <unsigned N>
+void vecMadw(Ctx& c, const DInst& d) {
+  onLanes32<N, 3>(c, d, [&](uint32_t (&v)[3][N], uint32_t en, unsigned lanes) {
+    auto wide = [&](unsigned s, unsigned k) {
+      return isSignedInt(d.src[s].type) ? static_cast<uint64_t>(int64_t{static_cast<int32_t>(v[s][k])}) : uint64_t{v[s][k]};
+    };
+    uint32_t hi[N];
+    for (unsigned k = 0; k < N; ++k) {
+      const uint64_t r = wide(0, k) * wide(1, k) + wide(2, k);
+      v[0][k] = static_cast<uint32_t>(r);
+      hi[k] = static_cast<uint32_t>(r >> 32);
+    }
+    storeLanes<N>(c, d, en, lanes, v[0]);
+    forEachLane(en, [&](unsigned k) { writeRegBits(c.t, d.dst.off[k] + d.hiOff, 4, hi[k]); });
+  });
+}
+template <Opcode, bool, unsigned N>
+struct MadwH {
+  static constexpr Handler fn = vecMadw<N>;
+};
+
 // One-source operations on 32-bit lanes through their sem/ops_alu.hpp functor:
 // RNDD, RNDU, RNDE, RNDZ of F (the functor on the lane's value, exact in F; a
-// NaN canonical, E14, as the semantics' pipeline gives it), and LZD, CBIT, FBL,
+// NaN canonical, E14, as the semantics' pipeline gives it), INV of F (the float
+// quotient 1 / x: IEEE's correctly rounded one, which ops::Inv's double quotient
+// rounded once is, A12; a NaN canonical), and LZD, CBIT, FBL,
 // BFREV of integers of at most 32 bits (functors of the source's low bits: of
 // its own width for CBIT, the 32-bit extension's for the others).
 template <Opcode Op, bool Float, unsigned N>
@@ -845,7 +873,10 @@ void vecUnary(Ctx& c, const DInst& d) {
   onLanes32<N, 1>(c, d, [&](uint32_t (&v)[1][N], uint32_t en, unsigned lanes) {
     const ops::IntCtx ic{d.shiftMask, d.src0Bits};
     for (unsigned k = 0; k < N; ++k) {
-      if constexpr (Float) {
+      if constexpr (Op == Opcode::INV) {
+        const float x = 1.0f / asFloat(v[0][k]);  // (as a float division: no out-of-range double-to-float cast)
+        v[0][k] = x != x ? 0x7fc00000u : asBits(x);
+      } else if constexpr (Float) {
         const float x = static_cast<float>(F::flt(static_cast<double>(asFloat(v[0][k])), 0.0));
         v[0][k] = x != x ? 0x7fc00000u : asBits(x);
       } else {
@@ -1455,6 +1486,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       case Opcode::RNDU: return byExec<UnaryH, Opcode::RNDU, true>(d.exec);
       case Opcode::RNDE: return byExec<UnaryH, Opcode::RNDE, true>(d.exec);
       case Opcode::RNDZ: return byExec<UnaryH, Opcode::RNDZ, true>(d.exec);
+      case Opcode::INV: return byExec<UnaryH, Opcode::INV, true>(d.exec);
       default: return nullptr;
     }
   }
@@ -1483,6 +1515,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::ADDC:
     case Opcode::SUBB: return pickCarry(d, op);
     case Opcode::BFN: return byExec<Alu3H, Opcode::BFN, false>(d.exec);
+    case Opcode::MADW: return d.hiOff ? byExec<MadwH, Opcode::MADW, false>(d.exec) : nullptr;
     case Opcode::LZD: return byExec<UnaryH, Opcode::LZD, false>(d.exec);
     case Opcode::CBIT: return byExec<UnaryH, Opcode::CBIT, false>(d.exec);
     case Opcode::FBL: return byExec<UnaryH, Opcode::FBL, false>(d.exec);
@@ -1921,6 +1954,11 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   if (inst.op == Opcode::BFN) d.lut = static_cast<uint8_t>(inst.f[desc->findName("BooleanFuncCtrl")].value);
   const unsigned exec = d.exec;
   if (dstIdx >= 0) d.dst = decodeVector(p, inst.f[dstIdx], exec, true, false);
+  // MADW (A20): the high halves start at the GRF after the low halves' bytes, ((exec - 1) * hs + 1) * 4.
+  if (inst.op == Opcode::MADW && d.dst.kind == DOperand::Kind::Reg && d.dst.type != Type::BOOL && typeSize(d.dst.type) == 4) {
+    const uint32_t low = d.dst.off[exec - 1] - d.dst.off[0] + 4;
+    d.hiOff = (low + p.grfSize - 1) / p.grfSize * p.grfSize;
+  }
   // (ADDC's Carry, SUBB's Borrow: a second destination, read by their form alone)
   if (dst2Idx >= 0 && nsrc < 3) {
     d.src[2] = decodeVector(p, inst.f[dst2Idx], exec, true, false);
@@ -2041,6 +2079,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::ASR: d.fn = intHandler<Opcode::ASR>(); return;
     case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
     case Opcode::MAD:  // (shapes without a fast form: their semantics)
+    case Opcode::MADW:
     case Opcode::ADD3:
     case Opcode::BFN:
     case Opcode::ADDC:
@@ -2049,6 +2088,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::RNDU:
     case Opcode::RNDE:
     case Opcode::RNDZ:
+    case Opcode::INV:
     case Opcode::LZD:
     case Opcode::CBIT:
     case Opcode::FBL:

@@ -5,8 +5,8 @@
 // Also the forms too small for that: the instructions that do nothing, MOVS
 // of an immediate to a surface's state, BARRIER; two forms of the semantics'
 // element rules for operands the vector forms do not read: a MOV that copies
-// bits with an indirect operand, ADDR_ADD of a variable's address; and the
-// semantics' loops of SVM_GATHER and SVM_SCATTER without an observer.
+// bits with an indirect operand, ADDR_ADD of a variable's address. The
+// semantics' loops of messages without an Exec are insn_messages.cpp.
 #include <fmt/format.h>
 
 #include "sim/fast/ctx.hpp"
@@ -41,13 +41,6 @@ namespace {
   ++c.viaRef;
 }
 
-// An instruction through its semantics. Past one that is not control the
-// dispatcher moves on; a control one (CALL, RET after a CALL, SWITCHJMP, ...)
-// moves the program counter itself (DInst::control).
-void execRef(Ctx& c, const DInst& d) {
-  runSemantics(c, d);
-  if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
-}
 
 // An instruction that may wait for its thread group (SBARRIER): the thread
 // stays there while it waits (the group's threads then go on, dispatch.cpp),
@@ -62,6 +55,9 @@ void execRefBarrier(Ctx& c, const DInst& d) {
 // thread dependencies; C6), YIELD, SAMPLR_CACHE_FLUSH, FILE, LOC, LIFETIME:
 // nothing to simulate (their semantics are `nothing`, sem/ctl.cpp).
 void execNothing(Ctx&, const DInst&) {}
+
+// LSC_FENCE: no effect either (L17); its semantics count its lanes (sem/lsc.cpp fence).
+void execLanesOnly(Ctx& c, const DInst& d) { c.lanes += laneCount(chEn(c, d)); }
 
 // MOVS page, one lane, NoMask, unpredicated, an immediate to a surface's
 // state: the surface's binding-table index (sem/ctl.cpp movs; C5). A memory
@@ -79,7 +75,17 @@ void execBarrier(Ctx& c, const DInst&) { c.t.atBarrier = true; }
 
 }  // namespace
 
-void decodeNoEffect(const Program&, const Instruction&, DInst& d) { d.fn = execNothing; }
+// An instruction through its semantics. Past one that is not control the
+// dispatcher moves on; a control one (CALL, RET after a CALL, SWITCHJMP, ...)
+// moves the program counter itself (DInst::control).
+void execRef(Ctx& c, const DInst& d) {
+  runSemantics(c, d);
+  if (!c.t.error.empty()) [[unlikely]] refFailed(c, d);
+}
+
+void decodeNoEffect(const Program&, const Instruction& inst, DInst& d) {
+  d.fn = inst.op == Opcode::LSC_FENCE ? execLanesOnly : execNothing;
+}
 
 bool decodeMovsState(const Program& p, const Instruction& inst, DInst& d) {
   const Operand& dst = inst.f[1];
@@ -202,76 +208,6 @@ Handler addrAddFormOf(const RefInst& r, DInst& d) {
   return addrAddOf;
 }
 
-// SVM_GATHER / SVM_SCATTER (sem/mem_legacy.cpp svmGather, svmScatter; M6,
-// M7, M8, E1, E3, E9) as their semantics run them, each lane's virtual address
-// found among the stateless space's allocations (flatRange), without an
-// Exec; under --check (an observer) the semantics themselves, observed.
-Space& flatTarget(Ctx& c, uint64_t addr, unsigned bytes, uint64_t& off) {
-  if (c.mem.flat)
-    if (const FlatRange* r = flatRange(*c.mem.flat, addr, bytes)) {
-      off = addr - r->base;
-      return (*c.mem.spaces)[r->spaceId];
-    }
-  off = addr;
-  return c.noSpace;
-}
-// (Ctx::read / write on a bound space; an unbound one is out of bounds, as Exec::load / store)
-uint64_t svmLoad(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane) {
-  uint64_t off;
-  Space& s = flatTarget(c, addr, bytes, off);
-  return s.bound ? c.read<false>(s, off, bytes, lane) : 0;
-}
-void svmStore(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) {
-  uint64_t off;
-  Space& s = flatTarget(c, addr, bytes, off);
-  if (s.bound) c.write<false>(s, off, bytes, lane, v);
-}
-template <bool Scatter>
-void svmBlocks(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
-  if (!en) return;
-  const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
-  // Block j of lane i in the data payload: bytes i * mb + j of 1-byte blocks, else (j * exec + i) * bs.
-  auto at = [&](unsigned i, unsigned j) { return bs == 1 ? i * mb + j : (j * exec + i) * bs; };
-  auto address = [&](unsigned i) { return readRegBits(c.t, d.raw[0] + 8 * i, 8) & ~uint64_t{bs - 1}; };
-  if constexpr (Scatter) {
-    forEachLane(en, [&](unsigned i) {
-      const uint64_t a = address(i);
-      for (unsigned j = 0; j < nb; ++j)
-        svmStore(c, a + uint64_t{j} * bs, bs, i, d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + at(i, j), bs));
-    });
-  } else {
-    std::array<uint64_t, 8 * 32> v{};
-    forEachLane(en, [&](unsigned i) {
-      const uint64_t a = address(i);
-      for (unsigned j = 0; j < nb; ++j) v[i * 8 + j] = svmLoad(c, a + uint64_t{j} * bs, bs, i);
-    });
-    if (d.rawNull[1]) return;
-    forEachLane(en, [&](unsigned i) {
-      if (bs == 1)  // (a 1-byte lane's bytes past num_blocks are zero: E1)
-        for (unsigned j = 0; j < mb; ++j) writeRegBits(c.t, d.raw[1] + at(i, j), 1, j < nb ? v[i * 8 + j] : 0);
-      else
-        for (unsigned j = 0; j < nb; ++j) writeRegBits(c.t, d.raw[1] + at(i, j), bs, v[i * 8 + j]);
-    });
-  }
-}
-Handler svmFormOf(const RefInst& r, DInst& d) {
-  if (r.inst->op != Opcode::SVM || (r.row->subOp != 3 && r.row->subOp != 4)) return nullptr;
-  const bool scatter = r.row->subOp == 4;
-  const RefOperand& addrs = r.f[r.row->findName("Addresses")];
-  const RefOperand& data = r.f[r.row->findName(scatter ? "Src" : "Dst")];
-  if (addrs.null) return nullptr;  // (every lane's address 0: the semantics)
-  const uint64_t bs = r.f[r.row->findName("Block_size")].value;
-  d.numBlocks = bs == 2 ? 8 : bs == 1 ? 4 : 1;
-  d.svmBlocks = static_cast<uint8_t>(1u << (r.f[r.row->findName("Num_blocks")].value & 3));
-  d.raw[0] = addrs.base;
-  d.raw[1] = data.base;
-  d.rawNull[1] = data.null;
-  return scatter ? svmBlocks<true> : svmBlocks<false>;
-}
-
 }  // namespace
 
 void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, DInst& d) {
@@ -288,6 +224,7 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   if (Handler f = movBitsOf(r, d)) d.fn = f;
   else if (Handler g = addrAddFormOf(r, d)) d.fn = g;
   else if (Handler h = svmFormOf(r, d)) d.fn = h;
+  else if (Handler l = lscFormOf(p, r, d)) d.fn = l;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.
   d.numRawReads = d.numRawWrites = 0;

@@ -134,8 +134,8 @@ constexpr FastForm kFastForms[] = {
     {Opcode::XOR, aluForm}, {Opcode::NOT, aluForm}, {Opcode::SHL, aluForm}, {Opcode::SHR, aluForm},
     {Opcode::MOV, aluForm}, {Opcode::SEL, aluForm}, {Opcode::SETP, aluForm}, {Opcode::CMP, aluForm},
     {Opcode::MULH, aluForm}, {Opcode::ASR, aluForm}, {Opcode::AVG, aluForm}, {Opcode::FMINMAX, aluForm},
-    {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm},
-    {Opcode::RNDD, aluForm}, {Opcode::RNDU, aluForm}, {Opcode::RNDE, aluForm}, {Opcode::RNDZ, aluForm},
+    {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm}, {Opcode::MADW, aluForm},
+    {Opcode::RNDD, aluForm}, {Opcode::RNDU, aluForm}, {Opcode::RNDE, aluForm}, {Opcode::RNDZ, aluForm}, {Opcode::INV, aluForm},
     {Opcode::LZD, aluForm}, {Opcode::CBIT, aluForm}, {Opcode::FBL, aluForm}, {Opcode::BFREV, aluForm},
     {Opcode::LABEL, decodeControl}, {Opcode::SUBROUTINE, decodeControl}, {Opcode::JMP, decodeControl},
     {Opcode::GOTO, decodeControl}, {Opcode::RET, decodeControl},
@@ -148,7 +148,7 @@ constexpr FastForm kFastForms[] = {
     // Nothing to simulate (sem/ctl.cpp `nothing`).
     {Opcode::FENCE, noEffectForm}, {Opcode::WAIT, noEffectForm}, {Opcode::YIELD, noEffectForm},
     {Opcode::SAMPLR_CACHE_FLUSH, noEffectForm}, {Opcode::FILE, noEffectForm}, {Opcode::LOC, noEffectForm},
-    {Opcode::LIFETIME, noEffectForm},
+    {Opcode::LIFETIME, noEffectForm}, {Opcode::LSC_FENCE, noEffectForm},
     {Opcode::BARRIER, barrierForm},
 };
 // spec-decisions E32: the fast forms round to nearest even. In a kernel with

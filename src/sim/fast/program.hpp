@@ -119,6 +119,7 @@ struct DInst {
   bool isMax = false;        // FMINMAX: its Op field says MAX
   uint8_t lut = 0;           // BFN: its BooleanFuncCtrl
   bool dst2 = false;         // ADDC, SUBB: src[2] is a second destination (Carry, Borrow)
+  uint32_t hiOff = 0;        // MADW: bytes from each lane's low half to its high half (A20); 0: none
   uint8_t src0Bits = 32;     // shr: width of src0
   uint8_t shiftMask = 31;    // shl/shr: bits of src1 used
   bool scalarSrc = false;    // setp: src0 is a scalar
@@ -140,6 +141,18 @@ struct DInst {
   DOperand goff;          // scalar global offset (Reg lane 0, or Imm)
   std::array<uint32_t, 4> raw{};   // byte offsets of the raw operands in the register file
   std::array<bool, 4> rawNull{};
+  // LSC_UNTYPED LOAD / STORE (lscFormOf): the data shape and the address model.
+  struct Lsc {
+    enum class Model : uint8_t { Slm, Flat, Bti };
+    Model model = Model::Flat;
+    uint8_t addrSize = 0, addrBytes = 4;
+    uint8_t comps = 1;  // DataElemsPerAddr
+    bool transposed = false;
+    uint16_t scale = 1;
+    uint32_t stride = 0;  // non-transposed: bytes from one component to the next
+    uint32_t bti = 0;
+    int64_t imm = 0;      // AddrImmOffset
+  } lsc;
   // The register bytes of its raw operands the instruction reads and writes:
   // the row's effects (Access) and footprints, at the operands' offsets.
   const InstrDesc* row = nullptr;

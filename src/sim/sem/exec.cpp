@@ -273,28 +273,10 @@ Space& Exec::boundSurface(uint32_t& id) {
   return id < mem_.spaces->size() ? (*mem_.spaces)[id] : *mem_.noSpace;
 }
 
-Space& Exec::btiSurface(uint64_t bti, uint32_t& id) {
-  if (mem_.bindingTable && bti < mem_.bindingTable->size()) {
-    uint32_t target = (*mem_.bindingTable)[bti];
-    if (target != kNoSurface && target < mem_.spaces->size()) {
-      id = target;
-      return (*mem_.spaces)[target];
-    }
-  }
-  id = kFlatSpace;
-  return *mem_.noSpace;
-}
+Space& Exec::btiSurface(uint64_t bti, uint32_t& id) { return tableSurface(mem_, bti, id); }
 
 Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset) {
-  if (mem_.flat)
-    if (const FlatRange* r = flatRange(*mem_.flat, addr, bytes)) {
-      id = r->spaceId;
-      offset = addr - r->base;
-      return (*mem_.spaces)[r->spaceId];
-    }
-  id = kFlatSpace;
-  offset = addr;
-  return *mem_.noSpace;
+  return statelessSpace(mem_, addr, bytes, id, offset);
 }
 
 uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,

@@ -19,9 +19,6 @@ uint64_t val(const Exec& e, const char* name) {
   return f >= 0 ? e.value(f) : 0;
 }
 
-// AddrSize is "the number of bits per address": the address arithmetic wraps there (L5).
-uint64_t wrapAddr(uint64_t a, uint64_t as) { return as == kA16 ? a & 0xffff : as == kA32 ? a & 0xffffffffu : a; }
-
 // Where the elements of a message are (L8, L9, L18, L19, L20): the page's
 //   Base = flat ? 0 : bss ? BindlessSurfaceStateHeap[Surface] : ss ? SurfaceStateHeap[Surface]
 //        : bti ? BindingTable[Surface] : arg ? IndirectDataBase
@@ -78,23 +75,13 @@ Where where(Exec& e, uint64_t sfid, uint64_t type) {
   return w;
 }
 
-// The register image of a datum (L3): d8u32 / d16u32 zero-extend into a
-// 32-bit container and a store keeps the low bits; d16u32h holds it in the
-// high 16 bits with the low 16 zero.
-uint64_t toReg(uint64_t mem, uint64_t ds) { return ds == kD16c32h ? mem << 16 : mem; }
-uint64_t toMem(uint64_t reg, uint64_t ds) {
-  const unsigned mb = memBytes(ds);
-  const uint64_t m = mb >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * mb)) - 1;
-  return (ds == kD16c32h ? reg >> 16 : reg) & m;
-}
-
-// Where datum (lane n, component v) is in a data payload (L4).
+// Where datum (lane n, component v) is in a data payload (L4, lsc::dataOffset).
 struct Layout {
   unsigned rb = 4;          // register bytes of a datum
   unsigned vec = 1;         // components
   uint32_t stride = 0;      // non-transposed: bytes from one component to the next
   bool transposed = false;
-  uint32_t off(unsigned v, unsigned n) const { return transposed ? (n * vec + v) * rb : v * stride + n * rb; }
+  uint32_t off(unsigned v, unsigned n) const { return dataOffset(transposed, vec, rb, stride, v, n); }
 };
 Layout layoutOf(const Exec& e, unsigned comps) {
   Layout l;

@@ -198,6 +198,35 @@ struct RefMemory {
   Space* noSpace = nullptr;  // an unbound, empty space: accesses outside every allocation
 };
 
+// The surface binding-table index `bti` selects (LSC bti(N); the launch's
+// --bti N=NAME), `id` its surface id; an index the table does not give: the
+// unbound space, id kFlatSpace.
+inline Space& tableSurface(const RefMemory& m, uint64_t bti, uint32_t& id) {
+  if (m.bindingTable && bti < m.bindingTable->size()) {
+    const uint32_t target = (*m.bindingTable)[bti];
+    if (target != kNoSurface && target < m.spaces->size()) {
+      id = target;
+      return (*m.spaces)[target];
+    }
+  }
+  id = kFlatSpace;
+  return *m.noSpace;
+}
+// A stateless address (chapter 3 "Stateless Access", M8): the allocation
+// holding [addr, addr + bytes), `id` its surface id and `offset` the address in
+// it; in no allocation: the unbound space, id kFlatSpace, offset addr.
+inline Space& statelessSpace(const RefMemory& m, uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& offset) {
+  if (m.flat)
+    if (const FlatRange* r = flatRange(*m.flat, addr, bytes)) {
+      id = r->spaceId;
+      offset = addr - r->base;
+      return (*m.spaces)[r->spaceId];
+    }
+  id = kFlatSpace;
+  offset = addr;
+  return *m.noSpace;
+}
+
 // Atomic operations (DWORD_ATOMIC, SVM_ATOMIC, LSC atomic pages).
 enum class AtomicOp : uint8_t {
   Add, Sub, Inc, Dec, Min, Max, Xchg, CmpXchg, And, Or, Xor, IMin, IMax, Load, Store, FAdd, FSub, FMin, FMax, FCmpXchg,

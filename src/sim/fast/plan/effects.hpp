@@ -24,9 +24,9 @@ inline bool aluInst(const Program&, const DInst& d) {
 
 // A NoMask, unpredicated ALU instruction that writes registers from registers
 // and immediates only: every lane runs, and its result depends on those bytes
-// alone (planStaticOffsets, planThreadStart). One destination (not ADDC, SUBB).
+// alone (planStaticOffsets, planThreadStart). One destination (not ADDC, SUBB, MADW).
 inline bool registerAlu(const Program& p, const DInst& d) {
-  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst2 || d.dst.kind != DOperand::Kind::Reg) return false;
+  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst2 || d.hiOff || d.dst.kind != DOperand::Kind::Reg) return false;
   for (const DOperand& o : d.src)
     if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None && o.kind != DOperand::Kind::Reg) return false;
   return true;
@@ -42,13 +42,21 @@ void eachElement(const DOperand& o, unsigned exec, F f) {
   for (unsigned k = 0; k < exec; ++k) f(o.off[k], uint64_t{o.off[k]} + size);
 }
 
+// eachElement of an ALU destination, and of MADW's high halves (DInst::hiOff) after it.
+template <class F>
+void eachDstElement(const DInst& d, F f) {
+  eachElement(d.dst, d.exec, f);
+  if (d.hiOff) eachElement(d.dst, d.exec, [&](uint64_t lo, uint64_t hi) { f(lo + d.hiOff, hi + d.hiOff); });
+}
+
 // Sets the flags m[lo, hi) to v; bytes past m are left out.
 inline void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v) {
   for (uint64_t b = lo; b < std::min<uint64_t>(hi, m.size()); ++b) m[b] = v;
 }
 
 // f(lo, hi) for the register bytes [lo, hi) instruction d may write: an ALU
-// destination's elements exactly (both of ADDC's and SUBB's), else regWrites.
+// destination's elements exactly (both of ADDC's and SUBB's, MADW's high
+// halves too), else regWrites.
 template <class F>
 void eachWrite(const Program& p, const DInst& d, F f) {
   if (!d.fn) return f(0, p.regBytes);  // (not decoded: anything)
@@ -57,7 +65,7 @@ void eachWrite(const Program& p, const DInst& d, F f) {
     return;
   }
   if (aluInst(p, d)) {
-    if (d.dst.kind == DOperand::Kind::Reg) eachElement(d.dst, d.exec, f);
+    if (d.dst.kind == DOperand::Kind::Reg) eachDstElement(d, f);
     if (d.dst2 && d.src[2].kind == DOperand::Kind::Reg) eachElement(d.src[2], d.exec, f);
     return;
   }
@@ -95,7 +103,7 @@ template <class F>
 void eachWholeWrite(const Program& p, const DInst& d, uint32_t dispatchMask, F f) {
   const uint32_t lanes = execMaskBits(d.exec);
   if (!d.fn || d.viaRef || d.predId || (!d.noMask && ((dispatchMask >> d.maskOff) & lanes) != lanes)) return;
-  if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachElement(d.dst, d.exec, f);
+  if (aluInst(p, d) && d.dst.kind == DOperand::Kind::Reg) return eachDstElement(d, f);
   if (d.row->has(kMayLoad) && !d.row->has(kAtomic))
     for (unsigned w = 0; w < d.numRawWrites; ++w) f(d.rawWrites[w].lo, d.rawWrites[w].hi);
 }

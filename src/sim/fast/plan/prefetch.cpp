@@ -22,7 +22,7 @@ ByteRange regWrites(const DInst& d) {
   uint32_t lo = 0xffffffffu, hi = 0;
   for (unsigned k = 0; k < d.exec; ++k) {
     lo = std::min(lo, d.dst.off[k]);
-    hi = std::max(hi, d.dst.off[k] + 8);  // at most 8 bytes per element
+    hi = std::max(hi, d.dst.off[k] + 8 + d.hiOff);  // at most 8 bytes per element (and MADW's high half)
   }
   return lo < hi ? ByteRange{lo, hi} : ByteRange{};
 }
