@@ -173,9 +173,11 @@ struct Ctx : Observed {
 
 // An instruction through its semantics (insn_ref.cpp).
 void execRef(Ctx& c, const DInst& d);
-// The semantics' loops of SVM_GATHER / SVM_SCATTER and of LSC_UNTYPED LOAD /
-// STORE without an Exec (insn_messages.cpp); nullptr: not such an instruction.
+// The semantics' loops of SVM_GATHER / SVM_SCATTER, of SVM_ATOMIC and
+// DWORD_ATOMIC (svmAtomicFormOf), and of LSC_UNTYPED LOAD / STORE / atomics
+// without an Exec (insn_messages.cpp); nullptr: not such an instruction.
 Handler svmFormOf(const RefInst& r, DInst& d);
+Handler svmAtomicFormOf(const RefInst& r, DInst& d);
 Handler lscFormOf(const Program& p, const RefInst& r, DInst& d);
 
 template <class F>

@@ -1,7 +1,8 @@
 // The semantics' loops of memory messages run without an Exec when no
 // observer is attached (under --check: the semantics themselves, observed,
-// through execRef): SVM_GATHER / SVM_SCATTER, and LSC_UNTYPED LOAD / STORE
-// for the address models IGC uses (.slm, flat, bti(N) of an immediate N).
+// through execRef): SVM_GATHER / SVM_SCATTER, the atomics SVM_ATOMIC and
+// DWORD_ATOMIC, and LSC_UNTYPED LOAD / STORE and atomics for the address
+// models IGC uses (.slm, flat, bti(N) of an immediate N).
 // Each reads its fields once, at decode, and runs the loops of its semantics
 // in their order, through the same datum and address rules.
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <type_traits>
 
 #include "isa/lsc.hpp"
+#include "isa/mem_ops.hpp"
 #include "sim/fast/copy.hpp"
 #include "sim/fast/ctx.hpp"
 
@@ -79,6 +81,105 @@ Handler svmFormOf(const RefInst& r, DInst& d) {
   d.raw[1] = data.base;
   d.rawNull[1] = data.null;
   return scatter ? svmBlocks<true> : svmBlocks<false>;
+}
+
+namespace {
+
+// An atomic on one element (Exec::atomic without the observers): out of
+// bounds (E2) nothing changes and 0 is returned; else atomicApply, its bytes
+// counted as read and written.
+uint64_t atomicElement(Ctx& c, Space& s, uint64_t off, unsigned bytes, AtomicOp op, uint64_t a, uint64_t b, bool& ok) {
+  off = spaceAddress(s, off);  // E31 (SLM)
+  ok = s.bound && inBounds(s, off, bytes);
+  if (!ok) return 0;
+  c.spaceBytes[s.statIndex][0] += bytes;
+  c.spaceBytes[s.statIndex][1] += bytes;
+  return atomicApply(s, off, bytes, op, a, b);
+}
+
+// SVM_ATOMIC (sem/mem_legacy.cpp svmAtomic, atomicLane; M2, M3, M4, M8, E2):
+// every source read first, then lane by lane in order the operation on the
+// element at the lane's address aligned down to its size, in the stateless
+// space; the old value (PREDEC: the new one) to Dst unless it is %null.
+void svmAtomicLanes(Ctx& c, const DInst& d) {
+  if (c.observer) return execRef(c, d);
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  const unsigned bytes = d.atomicBytes, elem = bytes == 8 ? 8 : 4;
+  const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
+  std::array<uint64_t, 32> ad, a, b, r;
+  forEachLane(en, [&](unsigned i) {
+    ad[i] = readRegBits(c.t, d.raw[0] + 8 * i, 8);
+    a[i] = d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + elem * i, elem);
+    b[i] = d.rawNull[2] ? 0 : readRegBits(c.t, d.raw[2] + elem * i, elem);
+  });
+  forEachLane(en, [&](unsigned i) {
+    uint64_t x = a[i], y = b[i];
+    const AtomicOp op = legacyAtomicOp(d.atomicCode, x, y);
+    uint32_t id;
+    uint64_t off;
+    Space& s = statelessSpace(c.mem, ad[i] & ~uint64_t{bytes - 1}, bytes, id, off);
+    bool ok;
+    const uint64_t old = atomicElement(c, s, off, bytes, op, x & mask, y & mask, ok);
+    r[i] = d.atomicCode == memops::kPreDec && ok ? (old - 1) & mask : old;  // "PREDEC: ... New value"
+  });
+  if (d.rawNull[3]) return;  // (no value returned)
+  forEachLane(en, [&](unsigned i) { writeRegBits(c.t, d.raw[3] + elem * i, elem, r[i]); });
+}
+
+// DWORD_ATOMIC (sem/mem_legacy.cpp dwordAtomic, atomicLane; M2, M3, M4, E2)
+// of a surface bound as it is (no MOVS state on it, not an unbound %scratch:
+// those through the semantics): every source read first, then lane by lane
+// the operation on the element at Element_offset aligned down to its size;
+// the old value (PREDEC: the new one) to Dst's dwords unless it is %null.
+void dwordAtomicLanes(Ctx& c, const DInst& d) {
+  const uint32_t surf = d.surface;
+  const auto& spaces = *c.mem.spaces;
+  if (c.observer || surf >= spaces.size() || (surf < c.t.surfState.size() && c.t.surfState[surf] != kNoSurface) ||
+      (surf == kSurfScratch && !spaces[kSurfScratch].bound))
+    return execRef(c, d);
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  Space& s = (*c.mem.spaces)[surf];
+  const unsigned bytes = d.atomicBytes;
+  const uint64_t mask = (uint64_t{1} << (8 * bytes)) - 1;
+  std::array<uint64_t, 32> off, a, b, r;
+  forEachLane(en, [&](unsigned i) {
+    off[i] = readRegBits(c.t, d.raw[0] + 4 * i, 4);
+    a[i] = d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + 4 * i, 4);
+    b[i] = d.rawNull[2] ? 0 : readRegBits(c.t, d.raw[2] + 4 * i, 4);
+  });
+  forEachLane(en, [&](unsigned i) {
+    uint64_t x = a[i], y = b[i];
+    const AtomicOp op = legacyAtomicOp(d.atomicCode, x, y);
+    bool ok;
+    const uint64_t old = atomicElement(c, s, off[i] & ~uint64_t{bytes - 1}, bytes, op, x & mask, y & mask, ok);
+    r[i] = d.atomicCode == memops::kPreDec && ok ? (old - 1) & mask : old;  // "PREDEC: ... New value"
+  });
+  if (d.rawNull[3]) return;  // "Dst is permitted to be V0, in which case no value will be returned"
+  forEachLane(en, [&](unsigned i) { writeRegBits(c.t, d.raw[3] + 4 * i, 4, r[i]); });
+}
+
+}  // namespace
+
+Handler svmAtomicFormOf(const RefInst& r, DInst& d) {
+  const bool dword = r.inst->op == Opcode::DWORD_ATOMIC;
+  if (!dword && (r.inst->op != Opcode::SVM || r.row->subOp != 5)) return nullptr;
+  auto field = [&](const char* name) -> const RefOperand& { return r.f[static_cast<size_t>(r.row->findName(name))]; };
+  const unsigned opv = static_cast<unsigned>(field("Op").value);
+  d.atomicCode = static_cast<uint8_t>(opv & memops::kOpBits);
+  d.atomicBytes = static_cast<uint8_t>((opv & memops::kOp64) ? 8 : (opv & memops::kOp16) ? 2 : 4);
+  if (dword) d.surface = field("Surface").id;
+  const char* names[] = {dword ? "Element_offset" : "Addresses", "Src0", "Src1", "Dst"};
+  for (unsigned k = 0; k < 4; ++k) {
+    const RefOperand& o = field(names[k]);
+    d.raw[k] = o.base;
+    d.rawNull[k] = o.null;
+  }
+  if (d.rawNull[0]) return nullptr;  // (every lane's address 0: the semantics)
+  return dword ? dwordAtomicLanes : svmAtomicLanes;
 }
 
 namespace {
@@ -333,12 +434,56 @@ Handler lscHandler(uint64_t dataSize) {
 
 }  // namespace
 
+// The LSC atomics (sem/lsc.cpp atomic; L14, E2): every source read first
+// (Src1Data, Src2Data; DataSize datums, one per lane), then lane by lane in
+// order the operation on the datum at the lane's address; the old values to
+// DstData unless it is %null.
+template <uint8_t DataSize>
+void lscAtomic(Ctx& c, const DInst& d) {
+  if (c.observer) return execRef(c, d);
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  constexpr unsigned mb = lsc::memBytes(DataSize), rb = lsc::regBytes(DataSize);
+  const DInst::Lsc& m = d.lsc;
+  Addrs ad;
+  lscAddresses(c, d, ad);
+  std::array<uint64_t, 32> a, b, old;
+  auto at = [&](unsigned n) { return dataOffset(m.transposed, 1, rb, m.stride, 0, n); };
+  forEachLane(en, [&](unsigned n) {
+    a[n] = d.rawNull[2] ? 0 : lsc::toMem(readRegBits(c.t, d.raw[2] + at(n), rb), DataSize);
+    b[n] = d.rawNull[3] ? 0 : lsc::toMem(readRegBits(c.t, d.raw[3] + at(n), rb), DataSize);
+  });
+  const AtomicOp op = lscAtomicOp(d.atomicCode);
+  Space* fixed = lscFixedSpace(c, d);
+  forEachLane(en, [&](unsigned n) {
+    uint64_t off;
+    Space& s = lscSpace(c, fixed, ad[n], mb, off);
+    bool ok;
+    old[n] = atomicElement(c, s, off, mb, op, a[n], b[n], ok);
+  });
+  if (d.rawNull[1]) return;
+  forEachLane(en, [&](unsigned n) { writeRegBits(c.t, d.raw[1] + at(n), rb, lsc::toReg(old[n], DataSize)); });
+}
+
+Handler lscAtomicHandler(uint64_t dataSize) {
+  using namespace lsc;
+  switch (dataSize) {
+    case kD16: return lscAtomic<kD16>;
+    case kD32: return lscAtomic<kD32>;
+    case kD64: return lscAtomic<kD64>;
+    case kD16c32: return lscAtomic<kD16c32>;
+    default: return nullptr;  // (not an atomic's size: L6)
+  }
+}
+
 Handler lscFormOf(const Program& p, const RefInst& r, DInst& d) {
   using namespace lsc;
   const InstrDesc& row = *r.row;
   if (row.op != Opcode::LSC_UNTYPED) return nullptr;
   const bool store = row.subOp == kStore || row.subOp == kStoreUncompressed;
-  if (!store && row.subOp != kLoad) return nullptr;
+  const bool atomic = row.has(kAtomic) && row.subOp != kApndctrAdd && row.subOp != kApndctrSub;
+  if (!store && !atomic && row.subOp != kLoad) return nullptr;
   auto field = [&](const char* name) -> const RefOperand& { return r.f[static_cast<size_t>(row.findName(name))]; };
   DInst::Lsc m;
   const uint64_t sfid = field("LscSFID").value, type = field("AddrType").value;
@@ -362,13 +507,17 @@ Handler lscFormOf(const Program& p, const RefInst& r, DInst& d) {
   m.imm = static_cast<int32_t>(static_cast<uint32_t>(field("AddrImmOffset").value));
   m.stride = componentStride(r.exec, regBytes(dataSize), p.grfSize);
   const RefOperand& addrs = field("Src0Addrs");
-  const RefOperand& data = field(store ? "Src1Data" : "DstData");
-  const Handler h = store ? lscHandler<true>(dataSize) : lscHandler<false>(dataSize);
+  const Handler h = atomic ? lscAtomicHandler(dataSize) : store ? lscHandler<true>(dataSize) : lscHandler<false>(dataSize);
   if (!h || m.comps == 0 || uint32_t{r.exec} * m.comps > kLscMaxData || addrs.null || r.exec != d.exec) return nullptr;
   d.lsc = m;
-  d.raw[0] = addrs.base;
-  d.raw[store ? 2 : 1] = data.base;
-  d.rawNull[store ? 2 : 1] = data.null;
+  d.atomicCode = static_cast<uint8_t>(row.subOp);
+  // raw: 0 the addresses, 1 DstData, 2 Src1Data, 3 Src2Data (as the row has them)
+  const char* names[] = {"Src0Addrs", "DstData", "Src1Data", "Src2Data"};
+  for (unsigned k = 0; k < 4; ++k) {
+    const RefOperand& o = field(names[k]);
+    d.raw[k] = o.base;
+    d.rawNull[k] = o.null;
+  }
   return h;
 }
 

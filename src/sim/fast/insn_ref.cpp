@@ -224,6 +224,7 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
   if (Handler f = movBitsOf(r, d)) d.fn = f;
   else if (Handler g = addrAddFormOf(r, d)) d.fn = g;
   else if (Handler h = svmFormOf(r, d)) d.fn = h;
+  else if (Handler a = svmAtomicFormOf(r, d)) d.fn = a;
   else if (Handler l = lscFormOf(p, r, d)) d.fn = l;
   // Register effects: each operand's bytes, hulled with its variable's (a
   // semantics may read any element of it); an indirect operand may be any byte.

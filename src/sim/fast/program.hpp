@@ -136,6 +136,8 @@ struct DInst {
   uint8_t numBlocks = 1;  // bytes (scaled) or qwords (QW) per lane; SVM_GATHER/SCATTER: a block's bytes
   uint8_t svmBlocks = 1;  // SVM_GATHER/SCATTER: blocks per lane
   uint8_t chMask = 0;     // SCATTER4 channels
+  // SVM_ATOMIC (svmAtomicFormOf): its operation code and bytes; LSC atomics (lscAtomicFormOf): the sub-opcode.
+  uint8_t atomicCode = 0, atomicBytes = 4;
   uint8_t numOut = 0;     // URB
   uint32_t urbGlobal = 0;
   DOperand goff;          // scalar global offset (Reg lane 0, or Imm)

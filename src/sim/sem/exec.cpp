@@ -279,19 +279,14 @@ Space& Exec::flatSpace(uint64_t addr, unsigned bytes, uint32_t& id, uint64_t& of
   return statelessSpace(mem_, addr, bytes, id, offset);
 }
 
-uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
-                      uint64_t b) {
-  addr = spaceAddress(s, addr);  // E31 (SLM)
-  bool ok = s.bound && inBounds(s, addr, bytes);
-  record(s, spaceId, addr, bytes, lane, true, ok, true);
-  if (!ok) return 0;
+uint64_t atomicApply(Space& s, uint64_t addr, unsigned bytes, AtomicOp op, uint64_t a, uint64_t b) {
   const unsigned n = 8 * bytes;
   const uint64_t mask = n >= 64 ? ~uint64_t{0} : (uint64_t{1} << n) - 1;
   auto sx = [&](uint64_t v) { return static_cast<int64_t>(v << (64 - n)) >> (64 - n); };
   auto fl = [&](uint64_t v) { return floatBitsToDouble(v, bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F); };
   auto tf = [&](double v) { return doubleToFloatBits(v, bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F,
                                                      bytes == 8 ? Type::DF : bytes == 2 ? Type::HF : Type::F); };
-  uint64_t old = atomicRmw(s, addr, bytes, [&](uint64_t o) -> uint64_t {
+  const uint64_t old = atomicRmw(s, addr, bytes, [&](uint64_t o) -> uint64_t {
     o &= mask;
     switch (op) {
       case AtomicOp::Add: return (o + a) & mask;
@@ -317,9 +312,19 @@ uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes,
     }
     return o;
   });
+  return old & mask;
+}
+
+uint64_t Exec::atomic(Space& s, uint32_t spaceId, uint64_t addr, unsigned bytes, unsigned lane, AtomicOp op, uint64_t a,
+                      uint64_t b) {
+  addr = spaceAddress(s, addr);  // E31 (SLM)
+  bool ok = s.bound && inBounds(s, addr, bytes);
+  record(s, spaceId, addr, bytes, lane, true, ok, true);
+  if (!ok) return 0;
+  const uint64_t old = atomicApply(s, addr, bytes, op, a, b);
   (*mem_.spaceBytes)[s.statIndex][0] += bytes;
   (*mem_.spaceBytes)[s.statIndex][1] += bytes;
-  return old & mask;
+  return old;
 }
 
 }  // namespace visakit::sim

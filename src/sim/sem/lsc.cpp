@@ -191,32 +191,6 @@ void store(Exec& e, bool quad, bool stridedOp) {
   e.endAccesses();
 }
 
-AtomicOp atomicOp(int sub) {
-  switch (sub) {
-    case kAtomicIinc: return AtomicOp::Inc;
-    case kAtomicIdec: return AtomicOp::Dec;
-    case kAtomicLoad: return AtomicOp::Load;
-    case kAtomicStore: return AtomicOp::Store;
-    case kAtomicIadd: return AtomicOp::Add;
-    case kAtomicIsub: return AtomicOp::Sub;
-    case kAtomicSmin: return AtomicOp::IMin;
-    case kAtomicSmax: return AtomicOp::IMax;
-    case kAtomicUmin: return AtomicOp::Min;
-    case kAtomicUmax: return AtomicOp::Max;
-    case kAtomicIcas: return AtomicOp::CmpXchg;
-    case kAtomicFadd: return AtomicOp::FAdd;
-    case kAtomicFsub: return AtomicOp::FSub;
-    case kAtomicFmin: return AtomicOp::FMin;
-    case kAtomicFmax: return AtomicOp::FMax;
-    case kAtomicFcas: return AtomicOp::FCmpXchg;
-    case kAtomicAnd: return AtomicOp::And;
-    case kAtomicOr: return AtomicOp::Or;
-    case kAtomicXor: return AtomicOp::Xor;
-    case kApndctrSub: return AtomicOp::Sub;
-    default: return AtomicOp::Add;
-  }
-}
-
 // The atomics (LSC_UNTYPED "Atomic operations ... are also gather/scatter"):
 // for each enabled lane n in order, the operation on the DataSize datum at
 // Base + AddrScale*Src0Addrs[n] + AddrImmOffset with Src1Data[n] (and
@@ -236,7 +210,7 @@ void atomic(Exec& e) {
     a[n] = toMem(e.rawBits(s1, l.off(0, n), l.rb), ds);
     b[n] = toMem(e.rawBits(s2, l.off(0, n), l.rb), ds);
   }
-  const AtomicOp op = atomicOp(e.ir().subOp);
+  const AtomicOp op = lscAtomicOp(e.ir().subOp);
   Where w = where(e, val(e, "LscSFID"), val(e, "AddrType"));
   for (unsigned n = 0; n < e.exec(); ++n) {
     if (!((en >> n) & 1)) continue;
@@ -265,7 +239,7 @@ void apndctr(Exec& e) {
   std::array<uint64_t, 32> a{}, old{};
   for (unsigned n = 0; n < e.exec(); ++n) a[n] = toMem(e.rawBits(src, l.off(0, n), l.rb), ds);
   Where w = where(e, val(e, "LscSFID"), val(e, "AddrType"));
-  const AtomicOp op = atomicOp(e.ir().subOp);
+  const AtomicOp op = lscAtomicOp(e.ir().subOp);
   for (unsigned n = 0; n < e.exec(); ++n) {
     if (!((en >> n) & 1)) continue;
     uint32_t id;
@@ -496,5 +470,31 @@ constexpr SemEntry kLsc[] = {
 }  // namespace
 
 std::span<const SemEntry> lscSemantics() { return kLsc; }
+
+AtomicOp lscAtomicOp(int sub) {
+  switch (sub) {
+    case kAtomicIinc: return AtomicOp::Inc;
+    case kAtomicIdec: return AtomicOp::Dec;
+    case kAtomicLoad: return AtomicOp::Load;
+    case kAtomicStore: return AtomicOp::Store;
+    case kAtomicIadd: return AtomicOp::Add;
+    case kAtomicIsub: return AtomicOp::Sub;
+    case kAtomicSmin: return AtomicOp::IMin;
+    case kAtomicSmax: return AtomicOp::IMax;
+    case kAtomicUmin: return AtomicOp::Min;
+    case kAtomicUmax: return AtomicOp::Max;
+    case kAtomicIcas: return AtomicOp::CmpXchg;
+    case kAtomicFadd: return AtomicOp::FAdd;
+    case kAtomicFsub: return AtomicOp::FSub;
+    case kAtomicFmin: return AtomicOp::FMin;
+    case kAtomicFmax: return AtomicOp::FMax;
+    case kAtomicFcas: return AtomicOp::FCmpXchg;
+    case kAtomicAnd: return AtomicOp::And;
+    case kAtomicOr: return AtomicOp::Or;
+    case kAtomicXor: return AtomicOp::Xor;
+    case kApndctrSub: return AtomicOp::Sub;
+    default: return AtomicOp::Add;
+  }
+}
 
 }  // namespace visakit::sim

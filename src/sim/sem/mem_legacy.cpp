@@ -59,32 +59,8 @@ uint64_t mask(unsigned bytes) { return bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} 
 // (E2, the pages' "On read: zeros are returned. On write: data is dropped"):
 // nothing changes and 0 is returned.
 uint64_t atomicLane(Exec& e, const Target& t, unsigned bytes, unsigned lane, unsigned code, uint64_t src0, uint64_t src1) {
-  AtomicOp op = AtomicOp::Add;
-  uint64_t a = src0, b = 0;
-  switch (code) {
-    case kAdd: op = AtomicOp::Add; break;
-    case kSub: op = AtomicOp::Sub; break;
-    case kInc: op = AtomicOp::Inc; break;
-    case kDec:
-    case kPreDec: op = AtomicOp::Dec; break;
-    case kMin: op = AtomicOp::Min; break;
-    case kMax: op = AtomicOp::Max; break;
-    case kXchg: op = AtomicOp::Xchg; break;
-    // "CMPXCHG: new = (old==src1) ? src0 : old" (IGC swaps src0 and src1 for the hardware).
-    case kCmpXchg: op = AtomicOp::CmpXchg, a = src1, b = src0; break;
-    case kAnd: op = AtomicOp::And; break;
-    case kOr: op = AtomicOp::Or; break;
-    case kXor: op = AtomicOp::Xor; break;
-    case kIMin: op = AtomicOp::IMin; break;
-    case kIMax: op = AtomicOp::IMax; break;
-    case kFMax: op = AtomicOp::FMax; break;
-    case kFMin: op = AtomicOp::FMin; break;
-    // "FCMPWR: new = (src0 == old) ? src1 : old".
-    case kFCmpWr: op = AtomicOp::FCmpXchg, a = src0, b = src1; break;
-    case kFAdd: op = AtomicOp::FAdd; break;
-    case kFSub: op = AtomicOp::FSub; break;
-    default: break;
-  }
+  uint64_t a = src0, b = src1;
+  const AtomicOp op = legacyAtomicOp(code, a, b);
   const bool ok = t.s->bound && inBounds(*t.s, spaceAddress(*t.s, t.addr), bytes);
   const uint64_t old = e.atomic(*t.s, t.id, t.addr, bytes, lane, op, a & mask(bytes), b & mask(bytes));
   // "PREDEC: new = old - 1 ... New value".
@@ -392,5 +368,35 @@ constexpr SemEntry kMem[] = {
 }  // namespace
 
 std::span<const SemEntry> memLegacySemantics() { return kMem; }
+
+AtomicOp legacyAtomicOp(unsigned code, uint64_t& a, uint64_t& b) {
+  using namespace memops;
+  const uint64_t src0 = a, src1 = b;
+  b = 0;
+  switch (code) {
+    case kAdd: return AtomicOp::Add;
+    case kSub: return AtomicOp::Sub;
+    case kInc: return AtomicOp::Inc;
+    case kDec:
+    case kPreDec: return AtomicOp::Dec;
+    case kMin: return AtomicOp::Min;
+    case kMax: return AtomicOp::Max;
+    case kXchg: return AtomicOp::Xchg;
+    // "CMPXCHG: new = (old==src1) ? src0 : old" (IGC swaps src0 and src1 for the hardware).
+    case kCmpXchg: a = src1, b = src0; return AtomicOp::CmpXchg;
+    case kAnd: return AtomicOp::And;
+    case kOr: return AtomicOp::Or;
+    case kXor: return AtomicOp::Xor;
+    case kIMin: return AtomicOp::IMin;
+    case kIMax: return AtomicOp::IMax;
+    case kFMax: return AtomicOp::FMax;
+    case kFMin: return AtomicOp::FMin;
+    // "FCMPWR: new = (src0 == old) ? src1 : old".
+    case kFCmpWr: a = src0, b = src1; return AtomicOp::FCmpXchg;
+    case kFAdd: return AtomicOp::FAdd;
+    case kFSub: return AtomicOp::FSub;
+    default: return AtomicOp::Add;
+  }
+}
 
 }  // namespace visakit::sim

@@ -232,6 +232,17 @@ enum class AtomicOp : uint8_t {
   Add, Sub, Inc, Dec, Min, Max, Xchg, CmpXchg, And, Or, Xor, IMin, IMax, Load, Store, FAdd, FSub, FMin, FMax, FCmpXchg,
 };
 
+// The read-modify-write of an element in bounds of its space, one atomic
+// step (Space::atomicRmw): `bytes` bytes at addr, op with the sources a, b
+// (the atomic pages' table); returns the old value. Exec::atomic checks the
+// bounds, tells the observers and counts the bytes around it.
+uint64_t atomicApply(Space& s, uint64_t addr, unsigned bytes, AtomicOp op, uint64_t a, uint64_t b);
+// DWORD_ATOMIC / SVM_ATOMIC's operation code (isa/mem_ops.hpp) as an AtomicOp,
+// its sources as the operation takes them (CMPXCHG's swapped; M2) (sem/mem_legacy.cpp).
+AtomicOp legacyAtomicOp(unsigned code, uint64_t& a, uint64_t& b);
+// An LSC atomic sub-opcode as an AtomicOp (L14; sem/lsc.cpp).
+AtomicOp lscAtomicOp(int subOp);
+
 class Exec {
  public:
   Exec(const RefInst& i, RefThread& t, RefMemory& mem, Observed& obs, Observer* observer, unsigned grfSize)
