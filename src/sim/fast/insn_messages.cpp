@@ -18,6 +18,19 @@
 namespace visakit::sim {
 namespace {
 
+// The start of each form: with an observer attached (--check) the
+// instruction runs through its semantics instead, and the form does nothing
+// (0); else its enabled lanes (ChEn), counted.
+inline uint32_t formLanes(Ctx& c, const DInst& d) {
+  if (c.observer) {
+    execRef(c, d);
+    return 0;
+  }
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  return en;
+}
+
 // SVM_GATHER / SVM_SCATTER (sem/mem_legacy.cpp svmGather, svmScatter; M6,
 // M7, M8, E1, E3, E9) as their semantics run them, each lane's virtual address
 // found among the stateless space's allocations (statelessSpace), without an
@@ -37,9 +50,7 @@ void svmStore(Ctx& c, uint64_t addr, unsigned bytes, unsigned lane, uint64_t v) 
 }
 template <bool Scatter>
 void svmBlocks(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = formLanes(c, d);
   if (!en) return;
   const unsigned bs = d.numBlocks, nb = d.svmBlocks, exec = d.exec, mb = std::max(4u, nb);
   // Block j of lane i in the data payload: bytes i * mb + j of 1-byte blocks, else (j * exec + i) * bs.
@@ -102,9 +113,7 @@ uint64_t atomicElement(Ctx& c, Space& s, uint64_t off, unsigned bytes, AtomicOp 
 // element at the lane's address aligned down to its size, in the stateless
 // space; the old value (PREDEC: the new one) to Dst unless it is %null.
 void svmAtomicLanes(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = formLanes(c, d);
   if (!en) return;
   const unsigned bytes = d.atomicBytes, elem = bytes == 8 ? 8 : 4;
   const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
@@ -139,8 +148,7 @@ void dwordAtomicLanes(Ctx& c, const DInst& d) {
   if (c.observer || surf >= spaces.size() || (surf < c.t.surfState.size() && c.t.surfState[surf] != kNoSurface) ||
       (surf == kSurfScratch && !spaces[kSurfScratch].bound))
     return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = formLanes(c, d);
   if (!en) return;
   Space& s = (*c.mem.spaces)[surf];
   const unsigned bytes = d.atomicBytes;
@@ -371,9 +379,7 @@ bool lscInBounds(Ctx& c, const DInst& d, uint32_t en, const Addrs& a, Space& s, 
 
 template <bool Store, uint8_t DataSize>
 void lscUntyped(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = formLanes(c, d);
   if (!en || (!Store && d.rawNull[1])) return;  // (a %null DstData: a prefetch, no access, L12)
   constexpr unsigned mb = lsc::memBytes(DataSize), rb = lsc::regBytes(DataSize);
   const DInst::Lsc& m = d.lsc;
@@ -440,9 +446,7 @@ Handler lscHandler(uint64_t dataSize) {
 // DstData unless it is %null.
 template <uint8_t DataSize>
 void lscAtomic(Ctx& c, const DInst& d) {
-  if (c.observer) return execRef(c, d);
-  const uint32_t en = chEn(c, d);
-  c.lanes += laneCount(en);
+  const uint32_t en = formLanes(c, d);
   if (!en) return;
   constexpr unsigned mb = lsc::memBytes(DataSize), rb = lsc::regBytes(DataSize);
   const DInst::Lsc& m = d.lsc;
