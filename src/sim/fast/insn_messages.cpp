@@ -438,8 +438,6 @@ Handler lscHandler(uint64_t dataSize) {
   }
 }
 
-}  // namespace
-
 // The LSC atomics (sem/lsc.cpp atomic; L14, E2): every source read first
 // (Src1Data, Src2Data; DataSize datums, one per lane), then lane by lane in
 // order the operation on the datum at the lane's address; the old values to
@@ -480,6 +478,8 @@ Handler lscAtomicHandler(uint64_t dataSize) {
     default: return nullptr;  // (not an atomic's size: L6)
   }
 }
+
+}  // namespace
 
 Handler lscFormOf(const Program& p, const RefInst& r, DInst& d) {
   using namespace lsc;

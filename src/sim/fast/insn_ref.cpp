@@ -41,7 +41,6 @@ namespace {
   ++c.viaRef;
 }
 
-
 // An instruction that may wait for its thread group (SBARRIER): the thread
 // stays there while it waits (the group's threads then go on, dispatch.cpp),
 // else goes on to the next instruction.

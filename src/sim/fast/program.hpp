@@ -136,14 +136,14 @@ struct DInst {
   uint8_t numBlocks = 1;  // bytes (scaled) or qwords (QW) per lane; SVM_GATHER/SCATTER: a block's bytes
   uint8_t svmBlocks = 1;  // SVM_GATHER/SCATTER: blocks per lane
   uint8_t chMask = 0;     // SCATTER4 channels
-  // SVM_ATOMIC (svmAtomicFormOf): its operation code and bytes; LSC atomics (lscAtomicFormOf): the sub-opcode.
+  // SVM_ATOMIC, DWORD_ATOMIC (svmAtomicFormOf): the operation code and bytes; LSC atomics (lscFormOf): the sub-opcode.
   uint8_t atomicCode = 0, atomicBytes = 4;
   uint8_t numOut = 0;     // URB
   uint32_t urbGlobal = 0;
   DOperand goff;          // scalar global offset (Reg lane 0, or Imm)
   std::array<uint32_t, 4> raw{};   // byte offsets of the raw operands in the register file
   std::array<bool, 4> rawNull{};
-  // LSC_UNTYPED LOAD / STORE (lscFormOf): the data shape and the address model.
+  // LSC_UNTYPED LOAD, STORE, atomics (lscFormOf): the data shape and the address model.
   struct Lsc {
     enum class Model : uint8_t { Slm, Flat, Bti };
     Model model = Model::Flat;

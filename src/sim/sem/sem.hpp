@@ -233,7 +233,7 @@ enum class AtomicOp : uint8_t {
 };
 
 // The read-modify-write of an element in bounds of its space, one atomic
-// step (Space::atomicRmw): `bytes` bytes at addr, op with the sources a, b
+// step (memory.hpp atomicRmw): `bytes` bytes at addr, op with the sources a, b
 // (the atomic pages' table); returns the old value. Exec::atomic checks the
 // bounds, tells the observers and counts the bytes around it.
 uint64_t atomicApply(Space& s, uint64_t addr, unsigned bytes, AtomicOp op, uint64_t a, uint64_t b);
