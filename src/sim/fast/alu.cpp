@@ -596,6 +596,18 @@ template <unsigned N>
       for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
       return;
     case DOperand::Load32::Pair:
+#if defined(__SSE2__)
+      // Four lanes from two 16-byte loads, their even dwords (while the last load stays in the file).
+      if constexpr (N % 4 == 0)
+        if (o.off[0] + 8 * N <= c.t.regs.size()) {
+          for (unsigned k = 0; k < N; k += 4) {
+            const __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(regs + o.off[0] + 8 * k));
+            const __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(regs + o.off[0] + 8 * k + 16));
+            _mm_storeu_ps(reinterpret_cast<float*>(out + k), _mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+          }
+          return;
+        }
+#endif
       for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[0] + 8 * k, 4);
       return;
     default: break;
@@ -725,6 +737,26 @@ inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lane
   }
   if (dst.load32 == DOperand::Load32::Pair) {
     // One half of each qword, at fixed offsets: the other half goes back unchanged.
+    if constexpr (N % 4 == 0) {
+      if (dst.off[0] + 8 * N <= c.t.regs.size()) {  // (16 bytes, two lanes, at a time, blended)
+        uint8_t* p = regs + dst.off[0];
+        const V4 zero{};
+        for (unsigned k = 0; k < N; k += 4) {
+          V4 x, v0, v1;
+          std::memcpy(&x, r + k, 16);
+          const V4 on = laneMask4(en >> k);
+          const V4 m0 = __builtin_shufflevector(on, zero, 0, 4, 1, 4), m1 = __builtin_shufflevector(on, zero, 2, 4, 3, 4);
+          const V4 x0 = __builtin_shufflevector(x, x, 0, 0, 1, 1), x1 = __builtin_shufflevector(x, x, 2, 2, 3, 3);
+          std::memcpy(&v0, p + 8 * k, 16);
+          std::memcpy(&v1, p + 8 * k + 16, 16);
+          v0 = (x0 & m0) | (v0 & ~m0);
+          v1 = (x1 & m1) | (v1 & ~m1);
+          std::memcpy(p + 8 * k, &v0, 16);
+          std::memcpy(p + 8 * k + 16, &v1, 16);
+        }
+        return;
+      }
+    }
     auto at = [&](unsigned k) { return dst.off[0] + 8 * k; };
     if (en != execMaskBits(N)) return blendAt<uint32_t, N>(regs, en, r, at);
     for (unsigned k = 0; k < N; ++k) std::memcpy(regs + at(k), &r[k], 4);
