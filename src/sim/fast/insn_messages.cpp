@@ -354,14 +354,40 @@ bool lscInBounds(Ctx& c, const DInst& d, uint32_t en, const Addrs& a, Space& s, 
       std::memcpy(p, &x, rb);
     }
   };
-  // Every lane, one component (a store's lanes in order) or a load: loops over lanes the compiler vectorizes.
+  // Every lane, one component (a store's lanes in order) or a load.
   if (!m.transposed && en == execMaskBits(d.exec) && (!Store || m.comps == 1)) {
+    // (each lane's components follow its first in the space: the last one's offset is in bounds)
     uint64_t most = 0;
-    for (unsigned v = 0; v < m.comps; ++v)
-      for (unsigned n = 0; n < d.exec; ++n) most = std::max(most, spaceAddress(s, a[n] + uint64_t{v} * mb - base));
-    if (most > limit) return false;
-    for (unsigned v = 0; v < m.comps; ++v)
-      for (unsigned n = 0; n < d.exec; ++n) move(a[n] + uint64_t{v} * mb, r + v * m.stride + n * rb);
+    for (unsigned n = 0; n < d.exec; ++n) most = std::max(most, spaceAddress(s, a[n] - base));
+    const uint64_t span = uint64_t{m.comps - 1u} * mb;
+    if (most > limit || span > limit - most) return false;
+    if constexpr (Store) {
+      for (unsigned n = 0; n < d.exec; ++n) move(a[n], r + n * rb);
+    } else {
+      // A load by groups of 8 lanes: a group at one address (a row of a tile
+      // in SLM that a SIMD32 half reads) reads it once; a group at consecutive
+      // addresses of a plain space copies them; any other, datum by datum.
+      for (unsigned g = 0; g < d.exec; g += 8) {
+        const unsigned lanes = std::min(8u, d.exec - g);
+        bool one = true, run = mb == rb && s.plain;
+        for (unsigned i = 1; i < lanes; ++i) {
+          one &= a[g + i] == a[g];
+          run &= a[g + i] == a[g] + uint64_t{i} * mb;
+        }
+        for (unsigned v = 0; v < m.comps; ++v) {
+          uint8_t* p = r + v * m.stride + g * rb;
+          const uint64_t at = a[g] + uint64_t{v} * mb, off = spaceAddress(s, at - base);  // E31 (SLM)
+          if (one) {
+            const uint64_t x = lsc::toReg(memLoad(s, off, mb), DataSize);
+            for (unsigned i = 0; i < lanes; ++i) std::memcpy(p + i * rb, &x, rb);
+          } else if (run && spaceAddress(s, at - base + uint64_t{lanes - 1} * mb) == off + uint64_t{lanes - 1} * mb) {
+            std::memcpy(p, s.data + off, uint64_t{lanes} * mb);
+          } else {
+            for (unsigned i = 0; i < lanes; ++i) move(a[g + i] + uint64_t{v} * mb, p + i * rb);
+          }
+        }
+      }
+    }
     c.spaceBytes[s.statIndex][Store ? 1 : 0] += uint64_t{mb} * m.comps * d.exec;
     return true;
   }
