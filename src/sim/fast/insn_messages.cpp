@@ -108,18 +108,27 @@ uint64_t atomicElement(Ctx& c, Space& s, uint64_t off, unsigned bytes, AtomicOp 
   return atomicApply(s, off, bytes, op, a, b);
 }
 
-// SVM_ATOMIC (sem/mem_legacy.cpp svmAtomic, atomicLane; M2, M3, M4, M8, E2):
-// every source read first, then lane by lane in order the operation on the
-// element at the lane's address aligned down to its size, in the stateless
-// space; the old value (PREDEC: the new one) to Dst unless it is %null.
-void svmAtomicLanes(Ctx& c, const DInst& d) {
+// SVM_ATOMIC and DWORD_ATOMIC (sem/mem_legacy.cpp svmAtomic, dwordAtomic,
+// atomicLane; M2, M3, M4, M8, E2): every source read first, then lane by
+// lane in order the operation on the element at the lane's address (SVM: a
+// virtual address in the stateless space; DWORD: Element_offset in a surface
+// bound as it is, no MOVS state on it and not an unbound %scratch, else
+// through the semantics) aligned down to its size; the old value (PREDEC: the
+// new one) to Dst unless it is %null.
+template <bool Dword>
+void legacyAtomicLanes(Ctx& c, const DInst& d) {
+  const auto& spaces = *c.mem.spaces;
+  const uint32_t surf = d.surface;
+  if (Dword && (surf >= spaces.size() || (surf < c.t.surfState.size() && c.t.surfState[surf] != kNoSurface) ||
+                (surf == kSurfScratch && !spaces[kSurfScratch].bound)))
+    return execRef(c, d);
   const uint32_t en = formLanes(c, d);
   if (!en) return;
-  const unsigned bytes = d.atomicBytes, elem = bytes == 8 ? 8 : 4;
+  const unsigned bytes = d.atomicBytes, elem = bytes == 8 ? 8 : 4, addrBytes = Dword ? 4 : 8;
   const uint64_t mask = bytes >= 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * bytes)) - 1;
   std::array<uint64_t, 32> ad, a, b, r;
   forEachLane(en, [&](unsigned i) {
-    ad[i] = readRegBits(c.t, d.raw[0] + 8 * i, 8);
+    ad[i] = readRegBits(c.t, d.raw[0] + addrBytes * i, addrBytes);
     a[i] = d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + elem * i, elem);
     b[i] = d.rawNull[2] ? 0 : readRegBits(c.t, d.raw[2] + elem * i, elem);
   });
@@ -127,47 +136,14 @@ void svmAtomicLanes(Ctx& c, const DInst& d) {
     uint64_t x = a[i], y = b[i];
     const AtomicOp op = legacyAtomicOp(d.atomicCode, x, y);
     uint32_t id;
-    uint64_t off;
-    Space& s = statelessSpace(c.mem, ad[i] & ~uint64_t{bytes - 1}, bytes, id, off);
+    uint64_t off = ad[i] & ~uint64_t{bytes - 1};
+    Space& s = Dword ? (*c.mem.spaces)[surf] : statelessSpace(c.mem, off, bytes, id, off);
     bool ok;
     const uint64_t old = atomicElement(c, s, off, bytes, op, x & mask, y & mask, ok);
     r[i] = d.atomicCode == memops::kPreDec && ok ? (old - 1) & mask : old;  // "PREDEC: ... New value"
   });
-  if (d.rawNull[3]) return;  // (no value returned)
-  forEachLane(en, [&](unsigned i) { writeRegBits(c.t, d.raw[3] + elem * i, elem, r[i]); });
-}
-
-// DWORD_ATOMIC (sem/mem_legacy.cpp dwordAtomic, atomicLane; M2, M3, M4, E2)
-// of a surface bound as it is (no MOVS state on it, not an unbound %scratch:
-// those through the semantics): every source read first, then lane by lane
-// the operation on the element at Element_offset aligned down to its size;
-// the old value (PREDEC: the new one) to Dst's dwords unless it is %null.
-void dwordAtomicLanes(Ctx& c, const DInst& d) {
-  const uint32_t surf = d.surface;
-  const auto& spaces = *c.mem.spaces;
-  if (c.observer || surf >= spaces.size() || (surf < c.t.surfState.size() && c.t.surfState[surf] != kNoSurface) ||
-      (surf == kSurfScratch && !spaces[kSurfScratch].bound))
-    return execRef(c, d);
-  const uint32_t en = formLanes(c, d);
-  if (!en) return;
-  Space& s = (*c.mem.spaces)[surf];
-  const unsigned bytes = d.atomicBytes;
-  const uint64_t mask = (uint64_t{1} << (8 * bytes)) - 1;
-  std::array<uint64_t, 32> off, a, b, r;
-  forEachLane(en, [&](unsigned i) {
-    off[i] = readRegBits(c.t, d.raw[0] + 4 * i, 4);
-    a[i] = d.rawNull[1] ? 0 : readRegBits(c.t, d.raw[1] + 4 * i, 4);
-    b[i] = d.rawNull[2] ? 0 : readRegBits(c.t, d.raw[2] + 4 * i, 4);
-  });
-  forEachLane(en, [&](unsigned i) {
-    uint64_t x = a[i], y = b[i];
-    const AtomicOp op = legacyAtomicOp(d.atomicCode, x, y);
-    bool ok;
-    const uint64_t old = atomicElement(c, s, off[i] & ~uint64_t{bytes - 1}, bytes, op, x & mask, y & mask, ok);
-    r[i] = d.atomicCode == memops::kPreDec && ok ? (old - 1) & mask : old;  // "PREDEC: ... New value"
-  });
   if (d.rawNull[3]) return;  // "Dst is permitted to be V0, in which case no value will be returned"
-  forEachLane(en, [&](unsigned i) { writeRegBits(c.t, d.raw[3] + 4 * i, 4, r[i]); });
+  forEachLane(en, [&](unsigned i) { writeRegBits(c.t, d.raw[3] + elem * i, elem, r[i]); });
 }
 
 }  // namespace
@@ -187,7 +163,7 @@ Handler svmAtomicFormOf(const RefInst& r, DInst& d) {
     d.rawNull[k] = o.null;
   }
   if (d.rawNull[0]) return nullptr;  // (every lane's address 0: the semantics)
-  return dword ? dwordAtomicLanes : svmAtomicLanes;
+  return dword ? legacyAtomicLanes<true> : legacyAtomicLanes<false>;
 }
 
 namespace {
