@@ -536,6 +536,52 @@ inline uint32_t ext32(uint64_t bits, Type t) {
   }
 }
 
+// Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
+using V4 = uint32_t __attribute__((vector_size(16)));
+using F4 = float __attribute__((vector_size(16)));
+inline float asFloat(uint32_t v) { return std::bit_cast<float>(v); }
+inline F4 asFloat(V4 v) { return reinterpret_cast<F4>(v); }
+inline uint32_t asBits(float x) { return std::bit_cast<uint32_t>(x); }
+inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
+inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
+inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
+
+// Lanes 0-3 of `bits` (its low four bits) as four dwords, all ones where a lane is on.
+inline V4 laneMask4(uint32_t bits) {
+  static constexpr auto kMasks = [] {
+    std::array<std::array<uint32_t, 4>, 16> m{};
+    for (unsigned b = 0; b < 16; ++b)
+      for (unsigned l = 0; l < 4; ++l) m[b][l] = (b >> l) & 1 ? 0xffffffffu : 0;
+    return m;
+  }();
+  V4 v;
+  std::memcpy(&v, kMasks[bits & 15].data(), 16);
+  return v;
+}
+// Lanes k..k+3 of a Pair operand at p (its lane 0): the even dwords of two
+// 16-byte loads. (The second load ends 4 bytes past lane k+3: inside the
+// register file, whose kRegPad bytes follow every variable.)
+inline V4 pairLoad4(const uint8_t* p, unsigned k) {
+  V4 x, y;
+  std::memcpy(&x, p + 8 * k, 16);
+  std::memcpy(&y, p + 8 * k + 16, 16);
+  return __builtin_shufflevector(x, y, 0, 2, 4, 6);
+}
+// Four lanes v into the dwords at p where `on`; the others written back unchanged.
+inline void blend4(uint8_t* p, V4 v, V4 on) {
+  V4 old;
+  std::memcpy(&old, p, 16);
+  old = (v & on) | (old & ~on);
+  std::memcpy(p, &old, 16);
+}
+// Four lanes v into every other dword from p (Pair lanes k..k+3 at p + 8 * k)
+// where `on`: two lanes per 16 bytes, the other halves written back unchanged.
+inline void blendPair4(uint8_t* p, V4 v, V4 on) {
+  const V4 zero{};
+  blend4(p, __builtin_shufflevector(v, v, 0, 0, 1, 1), __builtin_shufflevector(on, zero, 0, 4, 1, 4));
+  blend4(p + 16, __builtin_shufflevector(v, v, 2, 2, 3, 3), __builtin_shufflevector(on, zero, 2, 4, 3, 4));
+}
+
 template <unsigned N, class S>
 inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) {
   if (o.shape == DOperand::Shape::Bcast) {
@@ -596,18 +642,13 @@ template <unsigned N>
       for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
       return;
     case DOperand::Load32::Pair:
-#if defined(__SSE2__)
-      // Four lanes from two 16-byte loads, their even dwords (while the last load stays in the file).
-      if constexpr (N % 4 == 0)
-        if (o.off[0] + 8 * N <= c.t.regs.size()) {
-          for (unsigned k = 0; k < N; k += 4) {
-            const __m128 x = _mm_loadu_ps(reinterpret_cast<const float*>(regs + o.off[0] + 8 * k));
-            const __m128 y = _mm_loadu_ps(reinterpret_cast<const float*>(regs + o.off[0] + 8 * k + 16));
-            _mm_storeu_ps(reinterpret_cast<float*>(out + k), _mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
-          }
-          return;
+      if constexpr (N % 4 == 0) {
+        for (unsigned k = 0; k < N; k += 4) {
+          const V4 v = pairLoad4(regs + o.off[0], k);
+          std::memcpy(out + k, &v, 16);
         }
-#endif
+        return;
+      }
       for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[0] + 8 * k, 4);
       return;
     default: break;
@@ -627,16 +668,18 @@ template <unsigned N>
     for (unsigned k = 0; k < N; ++k) out[k] = mod32(o.mod32, out[k]);
 }
 
-// A 4-byte register operand of more than one lane at 8-byte steps (Load32::Pair).
-bool pairLanes(const DOperand& o, unsigned exec) {
+// A 4-byte register operand of more than one lane at 8-byte steps (Load32::Pair),
+// whose 16-byte steps (pairLoad4, blendPair4) stay inside a register file of regBytes.
+bool pairLanes(const DOperand& o, unsigned exec, uint32_t regBytes) {
   if (o.kind != DOperand::Kind::Reg || typeSize(o.type) != 4 || exec < 2 || exec > o.off.size()) return false;
+  if (o.off[0] + 8 * exec > regBytes) return false;
   for (unsigned k = 1; k < exec; ++k)
     if (o.off[k] != o.off[0] + 8 * k) return false;
   return true;
 }
 // The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
 // its modifier already set (fastMod).
-void setLoad32(DOperand& o, unsigned exec) {
+void setLoad32(DOperand& o, unsigned exec, uint32_t regBytes) {
   if (o.kind == DOperand::Kind::Imm) {
     o.load32 = DOperand::Load32::Imm;
     for (unsigned k = 0; k < 8; ++k) o.imm32[k] = mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type));
@@ -648,32 +691,10 @@ void setLoad32(DOperand& o, unsigned exec) {
   }
   o.load32 = o.shape == DOperand::Shape::Contig ? DOperand::Load32::Contig
              : o.shape == DOperand::Shape::Bcast ? DOperand::Load32::Bcast
-             : pairLanes(o, exec)                ? DOperand::Load32::Pair
+             : pairLanes(o, exec, regBytes)      ? DOperand::Load32::Pair
                                                  : DOperand::Load32::Gen;
 }
 
-// Four lanes as one value (GCC/Clang vector extension; SSE2 on x86-64).
-using V4 = uint32_t __attribute__((vector_size(16)));
-using F4 = float __attribute__((vector_size(16)));
-inline float asFloat(uint32_t v) { return std::bit_cast<float>(v); }
-inline F4 asFloat(V4 v) { return reinterpret_cast<F4>(v); }
-inline uint32_t asBits(float x) { return std::bit_cast<uint32_t>(x); }
-inline V4 asBits(F4 x) { return reinterpret_cast<V4>(x); }
-inline uint32_t nanMask(float x) { return x != x ? 0xffffffffu : 0u; }
-inline V4 nanMask(F4 x) { return reinterpret_cast<V4>(x != x); }
-
-// Lanes 0-3 of `bits` (its low four bits) as four dwords, all ones where a lane is on.
-inline V4 laneMask4(uint32_t bits) {
-  static constexpr auto kMasks = [] {
-    std::array<std::array<uint32_t, 4>, 16> m{};
-    for (unsigned b = 0; b < 16; ++b)
-      for (unsigned l = 0; l < 4; ++l) m[b][l] = (b >> l) & 1 ? 0xffffffffu : 0;
-    return m;
-  }();
-  V4 v;
-  std::memcpy(&v, kMasks[bits & 15].data(), 16);
-  return v;
-}
 // The enabled lanes of r to a destination whose lanes are not consecutive, all
 // N lanes in turn without a branch on the mask: a disabled lane's element is
 // read just before it is written back, so lanes that share bytes end as if it
@@ -718,44 +739,27 @@ inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lane
   if (dst.shape == DOperand::Shape::Contig) {
     if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + dst.off[0], r);
     // Some lanes: the destination's dwords, the enabled ones replaced (a
-    // disabled lane's dword is written back unchanged), in one pass; few
-    // lanes: each on its own.
+    // disabled lane's dword is written back unchanged), in one pass.
     if constexpr (N % 4 == 0) {
-      if (lanes > N / 4) {
-        uint8_t* p = regs + dst.off[0];
-        for (unsigned k = 0; k < N; k += 4) {
-          V4 v, x;
-          std::memcpy(&v, p + 4 * k, 16);
-          std::memcpy(&x, r + k, 16);
-          const V4 on = laneMask4(en >> k);
-          v = (x & on) | (v & ~on);
-          std::memcpy(p + 4 * k, &v, 16);
-        }
-        return;
+      uint8_t* p = regs + dst.off[0];
+      for (unsigned k = 0; k < N; k += 4) {
+        V4 x;
+        std::memcpy(&x, r + k, 16);
+        blend4(p + 4 * k, x, laneMask4(en >> k));
       }
+      return;
     }
   }
   if (dst.load32 == DOperand::Load32::Pair) {
     // One half of each qword, at fixed offsets: the other half goes back unchanged.
     if constexpr (N % 4 == 0) {
-      if (dst.off[0] + 8 * N <= c.t.regs.size()) {  // (16 bytes, two lanes, at a time, blended)
-        uint8_t* p = regs + dst.off[0];
-        const V4 zero{};
-        for (unsigned k = 0; k < N; k += 4) {
-          V4 x, v0, v1;
-          std::memcpy(&x, r + k, 16);
-          const V4 on = laneMask4(en >> k);
-          const V4 m0 = __builtin_shufflevector(on, zero, 0, 4, 1, 4), m1 = __builtin_shufflevector(on, zero, 2, 4, 3, 4);
-          const V4 x0 = __builtin_shufflevector(x, x, 0, 0, 1, 1), x1 = __builtin_shufflevector(x, x, 2, 2, 3, 3);
-          std::memcpy(&v0, p + 8 * k, 16);
-          std::memcpy(&v1, p + 8 * k + 16, 16);
-          v0 = (x0 & m0) | (v0 & ~m0);
-          v1 = (x1 & m1) | (v1 & ~m1);
-          std::memcpy(p + 8 * k, &v0, 16);
-          std::memcpy(p + 8 * k + 16, &v1, 16);
-        }
-        return;
+      uint8_t* p = regs + dst.off[0];
+      for (unsigned k = 0; k < N; k += 4) {
+        V4 x;
+        std::memcpy(&x, r + k, 16);
+        blendPair4(p + 8 * k, x, laneMask4(en >> k));
       }
+      return;
     }
     auto at = [&](unsigned k) { return dst.off[0] + 8 * k; };
     if (en != execMaskBits(N)) return blendAt<uint32_t, N>(regs, en, r, at);
@@ -831,6 +835,70 @@ template <Opcode, bool, unsigned N>
 struct SelH {
   static constexpr Handler fn = vecSel<N>;
 };
+
+// MOV of 4-byte lanes to a 4-byte destination without a modifier (pickMovLanes):
+// the source's bits (MOV page: a D, UD or F source in a destination of its
+// size keeps them, as the pipeline's exact value truncated, E13), read four
+// lanes at a time from the source's shape S (all before any is written) and
+// written to consecutive dwords or to Pair lanes (DstPair), the disabled ones
+// unchanged: IGC's splitting and joining of 64-bit values' halves, broadcasts.
+template <unsigned N, DOperand::Load32 S, bool DstPair>
+void movLanes(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  c.lanes += laneCountOf<N>(en);
+  uint8_t* regs = c.t.regs.data();
+  const DOperand& s = d.src[0];
+  V4 v[N / 4];
+  if constexpr (S == DOperand::Load32::Bcast) {
+    uint32_t x;
+    std::memcpy(&x, regs + s.off[0], 4);
+    for (V4& q : v) q = V4{x, x, x, x};
+  } else {
+    for (unsigned k = 0; k < N / 4; ++k) {
+      if constexpr (S == DOperand::Load32::Contig) std::memcpy(&v[k], regs + s.off[0] + 16 * k, 16);
+      else if constexpr (S == DOperand::Load32::Pair) v[k] = pairLoad4(regs + s.off[0], 4 * k);
+      else std::memcpy(&v[k], s.imm32.data() + (4 * k) % 8, 16);  // (Imm: lanes k & 7)
+    }
+  }
+  uint8_t* p = regs + d.dst.off[0];
+  if constexpr (!DstPair)
+    if (en == execMaskBits(N)) return copyFixed<4 * N>(p, v);
+  for (unsigned k = 0; k < N / 4; ++k) {
+    const V4 on = laneMask4(en >> (4 * k));
+    if constexpr (DstPair) blendPair4(p + 32 * k, v[k], on);
+    else blend4(p + 16 * k, v[k], on);
+  }
+}
+template <unsigned N, DOperand::Load32 S>
+Handler movLanesTo(const DOperand& dst) {
+  if (dst.load32 == DOperand::Load32::Pair) return movLanes<N, S, true>;
+  return dst.shape == DOperand::Shape::Contig ? movLanes<N, S, false> : nullptr;
+}
+template <unsigned N>
+Handler movLanesOf(const DInst& d) {
+  switch (d.src[0].load32) {
+    case DOperand::Load32::Contig: return movLanesTo<N, DOperand::Load32::Contig>(d.dst);
+    case DOperand::Load32::Pair: return movLanesTo<N, DOperand::Load32::Pair>(d.dst);
+    case DOperand::Load32::Bcast: return movLanesTo<N, DOperand::Load32::Bcast>(d.dst);
+    case DOperand::Load32::Imm: return movLanesTo<N, DOperand::Load32::Imm>(d.dst);
+    default: return nullptr;
+  }
+}
+// movLanes for a MOV the vector handlers take (its sources' Load32 and Mod32
+// set), if its shapes allow: SIMD4 to SIMD32, a 4-byte destination, a source
+// of 4-byte lanes without a modifier (an immediate's is in its imm32).
+Handler pickMovLanes(const DInst& d) {
+  const DOperand& s = d.src[0];
+  if (typeSize(d.dst.type) != 4 || (s.mod32 != DOperand::Mod32::None && s.load32 != DOperand::Load32::Imm)) return nullptr;
+  switch (d.exec) {
+    case 4: return movLanesOf<4>(d);
+    case 8: return movLanesOf<8>(d);
+    case 16: return movLanesOf<16>(d);
+    case 32: return movLanesOf<32>(d);
+    default: return nullptr;
+  }
+}
 
 // The start of a handler on 32-bit lanes: the enabled lanes counted (none:
 // nothing to do) and its NSrc sources loaded (loadLanes); then f(src, en,
@@ -1133,14 +1201,11 @@ void mergedDense(Ctx& c, const DInst& d) {
 }
 
 // Some lanes on: each four lanes computed, then the enabled ones written over
-// the destination's dwords (a disabled lane's dword is written back
-// unchanged); a quarter of the lanes or fewer: vecAlu, lane by lane.
+// the destination's dwords (a disabled lane's dword is written back unchanged).
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 [[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
   if (!en) return;
-  const unsigned lanes = laneCount(en);
-  if (lanes <= N / 4) return vecAluBody<Op, Float, N>(c, d, en, lanes);  // (few lanes: each on its own)
-  c.lanes += lanes;
+  c.lanes += laneCount(en);
   const DensePlaces w = densePlaces<ScalarB>(c, d);
   const uint32_t n = w.bs & 31;
   for (unsigned k = 0; k < N; k += 4) {
@@ -1461,13 +1526,15 @@ Handler pickDense(DInst& d, Handler vec, int nsrc) {
   return nullptr;
 }
 
-Handler pickFast(DInst& d, Opcode op, int nsrc) {
+Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   Handler h = pickFastShape(d, op, nsrc);  // (sets each source's Mod32)
-  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s], d.exec);
+  for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s], d.exec, regBytes);
   if (!h) return nullptr;
-  if (pairLanes(d.dst, d.exec)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
-  if (d.dst2 && pairLanes(d.src[2], d.exec)) d.src[2].load32 = DOperand::Load32::Pair;  // (ADDC's Carry, SUBB's Borrow)
+  if (pairLanes(d.dst, d.exec, regBytes)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
+  if (d.dst2 && pairLanes(d.src[2], d.exec, regBytes)) d.src[2].load32 = DOperand::Load32::Pair;  // (ADDC's Carry, SUBB's Borrow)
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
+  if (op == Opcode::MOV)
+    if (Handler m = pickMovLanes(d)) return m;
   return h;
 }
 // The bytes two register operands' first `exec` lanes of `size` bytes span do not meet.
@@ -1612,12 +1679,26 @@ void load64Reg(const Ctx& c, const DOperand& o, uint64_t* out) {
   if (o.mod != Mod::None) mod64(o, N, out);
 }
 template <unsigned N>
-void load64Imm(const Ctx&, const DOperand& o, uint64_t* out) {
+void immLanes64(const DOperand& o, uint64_t* out) {
   if (o.immPeriod == 1)
     std::fill_n(out, N, static_cast<uint64_t>(extendInt(o.imm[0], o.type)));
   else
     for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(extendInt(o.imm[k % o.immPeriod], o.type));
   if (o.mod != Mod::None) mod64(o, N, out);
+}
+template <unsigned N>
+void load64Imm(const Ctx&, const DOperand& o, uint64_t* out) {
+  immLanes64<N>(o, out);
+}
+// Lane 0 of source i of a 64-bit form whose source is one value (its loader,
+// DInst::wload[i], gives lane 0 alone): an immediate's DOperand::imm64 (set at
+// decoding, load64Imm's lane 0), a register's element read now.
+inline uint64_t oneLane64(const Ctx& c, const DInst& d, int i) {
+  const DOperand& o = d.src[i];
+  if (o.kind == DOperand::Kind::Imm) return o.imm64;
+  uint64_t y;
+  d.wload[i](c, o, &y);
+  return y;
 }
 template <unsigned N>
 Load64 pickLoad64Of(const DOperand& o) {
@@ -1736,7 +1817,7 @@ void wideDirect(Ctx& c, const DInst& d) {
   const uint8_t* A = regs + d.src[0].off[0];
   const uint8_t* B = regs + d.src[1].off[0];
   uint64_t y = 0;
-  if constexpr (two && OneB) d.wload[1](c, d.src[1], &y);  // (lane 0, its modifier applied)
+  if constexpr (two && OneB) y = oneLane64(c, d, 1);  // (its modifier applied)
   [[maybe_unused]] WideMods ma, mb;
   if constexpr (Mods & 1) ma = wideMods(d.src[0]);
   if constexpr (Mods & 2) mb = wideMods(d.src[1]);
@@ -1778,8 +1859,8 @@ void wideSelDirect(Ctx& c, const DInst& d) {
   const uint8_t* A = regs + d.src[0].off[0];
   const uint8_t* B = regs + d.src[1].off[0];
   uint64_t x = 0, y = 0;
-  if constexpr (OneA) d.wload[0](c, d.src[0], &x);
-  if constexpr (OneB) d.wload[1](c, d.src[1], &y);
+  if constexpr (OneA) x = oneLane64(c, d, 0);
+  if constexpr (OneB) y = oneLane64(c, d, 1);
   const WideMods ma = wideMods(d.src[0]), mb = wideMods(d.src[1]);
   uint64_t r[N];
   for (unsigned k = 0; k < N; ++k) {
@@ -1812,6 +1893,21 @@ void wideCmp(Ctx& c, const DInst& d) {
   }
   storeRelation(c, d, en, res);
 }
+#if defined(__SSE2__)
+// Bit k set where the qword of lane k at p equals y: two lanes per 16 bytes,
+// each dword compared, a lane equal where both of its dwords are.
+template <unsigned N>
+inline uint32_t equalBits64(const uint8_t* p, uint64_t y) {
+  const __m128i yy = _mm_set1_epi64x(static_cast<long long>(y));
+  uint32_t r = 0;
+  for (unsigned k = 0; k < N; k += 2) {
+    const __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8 * k)), yy);
+    const __m128i both = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
+    r |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(both))) << k;
+  }
+  return r;
+}
+#endif
 // wideCmp where the lanes are in place: a Contig Q or UQ src0, src1 the same
 // or one value (OneB); read from the register file.
 template <bool Unsigned, unsigned N, bool OneB>
@@ -1824,7 +1920,16 @@ void wideCmpDirect(Ctx& c, const DInst& d) {
   const uint8_t* A = regs + d.src[0].off[0];
   const uint8_t* B = regs + d.src[1].off[0];
   uint64_t y = 0;
-  if constexpr (OneB) d.wload[1](c, d.src[1], &y);
+  if constexpr (OneB) {
+    y = oneLane64(c, d, 1);
+#if defined(__SSE2__)
+    if constexpr (N % 2 == 0)
+      if (d.relop <= 1) {  // eq, ne: equal bits (the same in either signedness)
+        const uint32_t eq = equalBits64<N>(A, y);
+        return storeRelation(c, d, en, d.relop == 0 ? eq : ~eq);  // (storeRelation keeps the enabled lanes)
+      }
+#endif
+  }
   const uint32_t res = withRelation(d.relop, [&](auto rel) {
     uint32_t r = 0;
     for (unsigned k = 0; k < N; ++k)
@@ -1832,6 +1937,98 @@ void wideCmpDirect(Ctx& c, const DInst& d) {
     return r;
   });
   storeRelation(c, d, en, res);
+}
+// The in-place forms of wideDirect and wideSelDirect (pickWideDirect): no
+// modifier, and each region source the destination's qwords or apart from
+// them, so lanes k..k+1 can be read, computed and written before the next two
+// (every lane reads only its own elements). Two lanes per 16 bytes; a disabled
+// lane's qword written back unchanged.
+using Q2 = uint64_t __attribute__((vector_size(16)));
+// Lanes k..k+3's enables (laneMask4) as the masks of lanes k, k+1 (H = 0) or k+2, k+3 (H = 1).
+template <unsigned H>
+inline V4 pairMask(V4 on) {
+  return H == 0 ? __builtin_shufflevector(on, on, 0, 0, 1, 1) : __builtin_shufflevector(on, on, 2, 2, 3, 3);
+}
+// Two lanes of D get r where their bits of `on` are set (all: every lane on).
+template <unsigned H>
+inline void putPair(uint8_t* D, Q2 r, V4 on, bool all) {
+  if (all) std::memcpy(D, &r, 16);
+  else blend4(D, reinterpret_cast<V4>(r), pairMask<H>(on));
+}
+template <Opcode Op>
+inline Q2 wideOp2(Q2 a, Q2 b, unsigned s, unsigned sm) {
+  if constexpr (Op == Opcode::SHL) return a << s;
+  else if constexpr (Op == Opcode::SHR) return a >> s;
+  else if constexpr (Op == Opcode::NOT) return ~a;
+  else if constexpr (Op == Opcode::MOV) return a;
+  else if constexpr (Op == Opcode::ADD) return a + b;
+  else if constexpr (Op == Opcode::MUL) return a * b;
+  else if constexpr (Op == Opcode::AND) return a & b;
+  else if constexpr (Op == Opcode::OR) return a | b;
+  else if constexpr (Op == Opcode::XOR) return a ^ b;
+  (void)sm;
+}
+// (a shift by each lane's own count: SHL, SHR of two regions)
+template <Opcode Op>
+inline Q2 wideShift2(Q2 a, Q2 b, unsigned sm) {
+  const Q2 n = b & Q2{sm, sm};
+  return Op == Opcode::SHL ? a << n : a >> n;
+}
+template <Opcode Op, unsigned N, bool OneB>
+void wideInPlace(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  c.lanes += laneCountOf<N>(en);
+  constexpr bool two = numSrcs(Op) == 2;
+  uint8_t* regs = c.t.regs.data();
+  const uint8_t* A = regs + d.src[0].off[0];
+  const uint8_t* B = regs + d.src[1].off[0];
+  uint8_t* D = regs + d.dst.off[0];
+  uint64_t y = 0;
+  if constexpr (two && OneB) y = oneLane64(c, d, 1);
+  const unsigned sm = d.shiftMask, s = static_cast<unsigned>(y) & sm;
+  const bool all = en == execMaskBits(N);
+  auto pair = [&]<unsigned H>(unsigned k, V4 on) {
+    const unsigned at = 8 * k + 16 * H;
+    Q2 a, b = {y, y};
+    std::memcpy(&a, A + at, 16);
+    if constexpr (two && !OneB) std::memcpy(&b, B + at, 16);
+    Q2 r;
+    if constexpr (!OneB && (Op == Opcode::SHL || Op == Opcode::SHR)) r = wideShift2<Op>(a, b, sm);
+    else r = wideOp2<Op>(a, b, s, sm);
+    putPair<H>(D + at, r, on, all);
+  };
+  for (unsigned k = 0; k < N; k += 4) {
+    const V4 on = laneMask4(en >> k);
+    pair.template operator()<0>(k, on);
+    pair.template operator()<1>(k, on);
+  }
+}
+template <unsigned N, bool OneA, bool OneB>
+void wideSelInPlace(Ctx& c, const DInst& d) {
+  const SelLanes sl = selLanes<N>(c, d);
+  if (!sl.en) return;
+  uint8_t* regs = c.t.regs.data();
+  const uint8_t* A = regs + d.src[0].off[0];
+  const uint8_t* B = regs + d.src[1].off[0];
+  uint8_t* D = regs + d.dst.off[0];
+  uint64_t x = 0, y = 0;
+  if constexpr (OneA) x = oneLane64(c, d, 0);
+  if constexpr (OneB) y = oneLane64(c, d, 1);
+  const bool all = sl.en == execMaskBits(N);
+  auto pair = [&]<unsigned H>(unsigned k, V4 on, V4 pick) {
+    const unsigned at = 8 * k + 16 * H;
+    Q2 a = {x, x}, b = {y, y};
+    if constexpr (!OneA) std::memcpy(&a, A + at, 16);
+    if constexpr (!OneB) std::memcpy(&b, B + at, 16);
+    const Q2 p = reinterpret_cast<Q2>(pairMask<H>(pick));  // (the predicate: src0 where set, SEL page)
+    putPair<H>(D + at, (a & p) | (b & ~p), on, all);
+  };
+  for (unsigned k = 0; k < N; k += 4) {
+    const V4 on = laneMask4(sl.en >> k), pick = laneMask4(sl.p >> k);
+    pair.template operator()<0>(k, on, pick);
+    pair.template operator()<1>(k, on, pick);
+  }
 }
 // The direct form (wideDirect, wideSelDirect, wideCmpDirect) of an instruction
 // pickWide serves, if its operands allow it: SIMD8, 16 or 32; Contig regions
@@ -1871,6 +2068,25 @@ Handler directByExec(unsigned exec, F pick) {
     default: return nullptr;
   }
 }
+template <unsigned N, bool OneB>
+Handler inPlaceOf(Opcode op) {
+  switch (op) {
+    case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB>;
+    case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB>;
+    case Opcode::AND: return wideInPlace<Opcode::AND, N, OneB>;
+    case Opcode::OR: return wideInPlace<Opcode::OR, N, OneB>;
+    case Opcode::XOR: return wideInPlace<Opcode::XOR, N, OneB>;
+    case Opcode::SHL: return wideInPlace<Opcode::SHL, N, OneB>;
+    case Opcode::SHR: return wideInPlace<Opcode::SHR, N, OneB>;
+    case Opcode::MOV: return OneB ? nullptr : wideInPlace<Opcode::MOV, N, false>;
+    case Opcode::NOT: return OneB ? nullptr : wideInPlace<Opcode::NOT, N, false>;
+    default: return nullptr;
+  }
+}
+// A Contig region of 8-byte lanes that is the destination's (Contig) qwords or apart from them.
+bool inPlace(const DOperand& src, const DOperand& dst, unsigned exec) {
+  return src.off[0] == dst.off[0] || bytesApart(src, dst, exec, 8);
+}
 Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   auto contig8 = [](const DOperand& o) {
     return o.kind == DOperand::Kind::Reg && o.shape == DOperand::Shape::Contig && typeSize(o.type) == 8;
@@ -1889,6 +2105,13 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
     if ((!oneA && !contig8(a)) || (!oneB && !contig8(b)) || d.dst.shape != DOperand::Shape::Contig) return nullptr;
     // (modifiers of a source that is one value: its loader applies them)
     const bool mods = (!oneA && a.mod != Mod::None) || (!oneB && b.mod != Mod::None);
+    if (!mods && (oneA || inPlace(a, d.dst, d.exec)) && (oneB || inPlace(b, d.dst, d.exec)))
+      return directByExec(d.exec, [&]<unsigned N>() -> Handler {
+        if (oneA && oneB) return wideSelInPlace<N, true, true>;
+        if (oneA) return wideSelInPlace<N, true, false>;
+        if (oneB) return wideSelInPlace<N, false, true>;
+        return wideSelInPlace<N, false, false>;
+      });
     return directByExec(d.exec, [&]<unsigned N>() -> Handler {
       if (oneA && oneB) return wideSelDirect<N, true, true, false>;
       if (oneA) return mods ? wideSelDirect<N, true, false, true> : wideSelDirect<N, true, false, false>;
@@ -1902,6 +2125,11 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   if (two && !oneB && !contig8(b)) return nullptr;
   // (a src1 that is one value: its loader applies its modifier)
   const unsigned mods = (a.mod != Mod::None ? 1 : 0) | (two && !oneB && b.mod != Mod::None ? 2 : 0);
+  if (!cmp && mods == 0 && inPlace(a, d.dst, d.exec) && (!two || oneB || inPlace(b, d.dst, d.exec)))
+    if (Handler h = directByExec(d.exec, [&]<unsigned N>() -> Handler {
+          return oneB ? inPlaceOf<N, true>(op) : inPlaceOf<N, false>(op);
+        }))
+      return h;
   return directByExec(d.exec, [&]<unsigned N>() -> Handler {
     if (oneB) return mods ? directOf<N, true, 1>(op, uq) : directOf<N, true, 0>(op, uq);
     switch (mods) {
@@ -2067,7 +2295,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     return;
   }
   if (op != Opcode::MOV || d.src[0].kind != DOperand::Kind::Pred)
-    if (Handler h = pickFast(d, op, nsrc)) {
+    if (Handler h = pickFast(d, op, nsrc, p.regBytes)) {
       d.fn = h;
       if (op == Opcode::CMP && d.exec == 1) d.cmpJmpFn = scalarCmp(d).second;
       return;
@@ -2079,6 +2307,7 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
         // (the 64-bit forms read a src1, or either source of SEL, that is one value from lane 0 alone)
         const bool one = (i == 1 || op == Opcode::SEL) && oneValue(d.src[i]);
         d.wload[i] = pickLoad64(d.src[i], one ? 1 : d.exec);
+        if (one && d.src[i].kind == DOperand::Kind::Imm) immLanes64<1>(d.src[i], &d.src[i].imm64);
       }
       return;
     }

@@ -196,11 +196,15 @@ inline uint32_t scalarUD(const Ctx& c, const DOperand& o) {
   return static_cast<uint32_t>(o.imm[0]);
 }
 
-// Enabled lanes (statistics), inline: std::popcount is a libgcc call without POPCNT.
+// Enabled lanes (statistics), inline: std::popcount is a libgcc call without
+// POPCNT; a byte's count is looked up.
+inline constexpr auto kByteBits = [] {
+  std::array<uint8_t, 256> t{};
+  for (unsigned i = 0; i < 256; ++i) t[i] = static_cast<uint8_t>(std::popcount(i));
+  return t;
+}();
 inline unsigned laneCount(uint32_t x) {
-  x = x - ((x >> 1) & 0x55555555u);
-  x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
-  return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+  return kByteBits[x & 255] + kByteBits[(x >> 8) & 255] + kByteBits[(x >> 16) & 255] + kByteBits[x >> 24];
 }
 
 // Chapter 5 "Predication": bit n = channel n of an instruction of `exec` channels.
@@ -209,7 +213,10 @@ inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : 
 // laneCount of the ChEn of an N-channel instruction: all on is the common case.
 template <unsigned N>
 inline unsigned laneCountOf(uint32_t en) {
-  return en == execMaskBits(N) ? N : laneCount(en);
+  if (en == execMaskBits(N)) return N;
+  if constexpr (N <= 8) return kByteBits[en & 255];
+  else if constexpr (N <= 16) return kByteBits[en & 255] + kByteBits[(en >> 8) & 255];
+  else return laneCount(en);
 }
 
 // Memory executors are instantiated per execution size N (exec_size), so their

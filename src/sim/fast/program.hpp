@@ -47,6 +47,9 @@ struct DOperand {
   enum class Mod32 : uint8_t { None, FNeg, FAbs, FNegAbs, INeg, IAbs, INegAbs, INot };
   Mod32 mod32 = Mod32::None;
   std::array<uint32_t, 8> imm32{};
+  // The 64-bit forms' view (alu.cpp): an immediate that is one value, as its
+  // 64-bit extension with its modifier applied (oneLane64).
+  uint64_t imm64 = 0;
   // An indirect operand of a bit-copying MOV (movBits, insn_ref.cpp): lane k's
   // byte is the address element addrElt + (k >> addrShift) plus off[k]
   // (addrShift 31: one element for every lane); kNoAddrElt: off[k] alone.
