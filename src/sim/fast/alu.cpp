@@ -1179,6 +1179,28 @@ template <bool ScalarB>
   }
   return w;
 }
+// The dense shape (denseAlu): SIMD4 or more, a consecutive 4-byte destination,
+// src0 consecutive dwords, src1 (if any) consecutive dwords (Vec) or one value
+// for every lane (Scalar), each region the destination's dwords or apart from
+// them, no modifier but an immediate's (in its imm32).
+enum class Dense : uint8_t { None, Vec, Scalar };
+Dense denseShape(const DInst& d, int nsrc) {
+  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig || typeSize(d.dst.type) != 4) return Dense::None;
+  for (int s = 0; s < nsrc; ++s)
+    if (d.src[s].mod32 != DOperand::Mod32::None && d.src[s].load32 != DOperand::Load32::Imm) return Dense::None;
+  const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
+  auto vec = [&](const DOperand& o) {
+    if (o.load32 != DOperand::Load32::Contig) return false;
+    const uint32_t a = o.off[0], b = a + 4u * d.exec;
+    return a == lo || b <= lo || a >= hi;  // the same lanes, or apart
+  };
+  if (!vec(d.src[0])) return Dense::None;
+  if (nsrc < 2) return Dense::Vec;
+  const DOperand& b = d.src[1];
+  if (vec(b)) return Dense::Vec;
+  if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast) return Dense::Scalar;
+  return Dense::None;
+}
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 [[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
   c.lanes += N;
@@ -1422,6 +1444,51 @@ template <Opcode, bool, unsigned N>
 struct MulhH {
   static constexpr Handler fn = mulhAlu<N>;
 };
+// MULH of the dense shape (denseShape, pickFast): mulhAlu's high halves four
+// lanes at a time in place (SSE2's 32 x 32 -> 64-bit unsigned multiply of the
+// even and the odd lanes, then the same correction per negative signed source).
+#if defined(__SSE2__)
+inline V4 mulHigh4(V4 a, V4 b, V4 s0, V4 s1) {
+  const __m128i x = reinterpret_cast<__m128i>(a), y = reinterpret_cast<__m128i>(b);
+  const __m128i even = _mm_mul_epu32(x, y), odd = _mm_mul_epu32(_mm_srli_epi64(x, 32), _mm_srli_epi64(y, 32));
+  const V4 hi = reinterpret_cast<V4>(
+      _mm_or_si128(_mm_srli_epi64(even, 32), _mm_and_si128(odd, _mm_set1_epi64x(static_cast<long long>(0xffffffff00000000ull)))));
+  const V4 na = reinterpret_cast<V4>(reinterpret_cast<I4v>(a) >> 31) & s0, nb = reinterpret_cast<V4>(reinterpret_cast<I4v>(b) >> 31) & s1;
+  return hi - (na & b) - (nb & a);
+}
+template <unsigned N, bool ScalarB>
+void mulhDense(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  c.lanes += laneCountOf<N>(en);
+  const DensePlaces w = densePlaces<ScalarB>(c, d);
+  const uint32_t m0 = isSignedInt(d.src[0].type) ? ~0u : 0, m1 = isSignedInt(d.src[1].type) ? ~0u : 0;
+  const V4 s0 = {m0, m0, m0, m0}, s1 = {m1, m1, m1, m1};
+  const bool all = en == execMaskBits(N);
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 a, b = {w.bs, w.bs, w.bs, w.bs};
+    std::memcpy(&a, w.pa + 4 * k, 16);
+    if constexpr (!ScalarB) std::memcpy(&b, w.pb + 4 * k, 16);
+    const V4 r = mulHigh4(a, b, s0, s1);
+    if (all) std::memcpy(w.pr + 4 * k, &r, 16);
+    else blend4(w.pr + 4 * k, r, laneMask4(en >> k));
+  }
+}
+Handler pickMulhDense(const DInst& d) {
+  const Dense shape = denseShape(d, 2);
+  if (shape == Dense::None) return nullptr;
+  const bool scalar = shape == Dense::Scalar;
+  switch (d.exec) {
+    case 4: return scalar ? mulhDense<4, true> : mulhDense<4, false>;
+    case 8: return scalar ? mulhDense<8, true> : mulhDense<8, false>;
+    case 16: return scalar ? mulhDense<16, true> : mulhDense<16, false>;
+    case 32: return scalar ? mulhDense<32, true> : mulhDense<32, false>;
+    default: return nullptr;
+  }
+}
+#else
+Handler pickMulhDense(const DInst&) { return nullptr; }
+#endif
 
 // AND, OR, XOR, NOT of predicates into a predicate: element k of each is bit
 // k + the mask offset (loadIntPred), so the operation on the variables' bits
@@ -1494,22 +1561,11 @@ Handler pickDenseOp(DInst& d, int nsrc) {
     d.allOnFn = byExec<H, Op, Float, Form::AllOn>(d.exec);
     return byExec<H, Op, Float>(d.exec);
   };
-  if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig || typeSize(d.dst.type) != 4) return nullptr;
-  for (int s = 0; s < nsrc; ++s)  // (an immediate's modifier is in its imm32)
-    if (d.src[s].mod32 != DOperand::Mod32::None && d.src[s].load32 != DOperand::Load32::Imm) return nullptr;
-  const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
-  auto vec = [&](const DOperand& o) {
-    if (o.load32 != DOperand::Load32::Contig) return false;
-    const uint32_t a = o.off[0], b = a + 4u * d.exec;
-    return a == lo || b <= lo || a >= hi;  // the same lanes, or apart
-  };
-  if (!vec(d.src[0])) return nullptr;
-  if (nsrc < 2) return pick.template operator()<DenseVecH>();
-  const DOperand& b = d.src[1];
-  if (vec(b)) return pick.template operator()<DenseVecH>();
-  if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast)
-    return pick.template operator()<DenseScalarH>();
-  return nullptr;
+  switch (denseShape(d, nsrc)) {
+    case Dense::Vec: return pick.template operator()<DenseVecH>();
+    case Dense::Scalar: return pick.template operator()<DenseScalarH>();
+    default: return nullptr;
+  }
 }
 template <Opcode Op, bool Float>
 Handler pickShapeOp(DInst& d, int nsrc) {
@@ -1535,6 +1591,8 @@ Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   if (op == Opcode::MOV)
     if (Handler m = pickMovLanes(d)) return m;
+  if (op == Opcode::MULH && typeSize(d.src[0].type) == 4 && typeSize(d.src[1].type) == 4)
+    if (Handler m = pickMulhDense(d)) return m;
   return h;
 }
 // The bytes two register operands' first `exec` lanes of `size` bytes span do not meet.
