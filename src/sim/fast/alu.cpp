@@ -1996,9 +1996,9 @@ void wideCmpDirect(Ctx& c, const DInst& d) {
   });
   storeRelation(c, d, en, res);
 }
-// The in-place forms of wideDirect and wideSelDirect (pickWideDirect): no
-// modifier, and each region source the destination's qwords or apart from
-// them, so lanes k..k+1 can be read, computed and written before the next two
+// The in-place forms of wideDirect and wideSelDirect (pickWideDirect, the same
+// modifiers): each region source the destination's qwords or apart from them,
+// so lanes k..k+1 can be read, computed and written before the next two
 // (every lane reads only its own elements). Two lanes per 16 bytes; a disabled
 // lane's qword written back unchanged.
 using Q2 = uint64_t __attribute__((vector_size(16)));
@@ -2032,7 +2032,15 @@ inline Q2 wideShift2(Q2 a, Q2 b, unsigned sm) {
   const Q2 n = b & Q2{sm, sm};
   return Op == Opcode::SHL ? a << n : a >> n;
 }
-template <Opcode Op, unsigned N, bool OneB>
+// applyMods on two lanes.
+inline Q2 applyMods2(Q2 x, WideMods m) {
+  using I2 = int64_t __attribute__((vector_size(16)));
+  const Q2 sign = Q2{m.absOn, m.absOn} & reinterpret_cast<Q2>(reinterpret_cast<I2>(x) >> 63);
+  x = (x ^ sign) - sign;
+  return (x ^ Q2{m.negOn, m.negOn}) - Q2{m.negOn, m.negOn};
+}
+// (Mods: as wideDirect's)
+template <Opcode Op, unsigned N, bool OneB, unsigned Mods>
 void wideInPlace(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
   if (!en) return;
@@ -2046,11 +2054,18 @@ void wideInPlace(Ctx& c, const DInst& d) {
   if constexpr (two && OneB) y = oneLane64(c, d, 1);
   const unsigned sm = d.shiftMask, s = static_cast<unsigned>(y) & sm;
   const bool all = en == execMaskBits(N);
+  [[maybe_unused]] WideMods ma, mb;
+  if constexpr (Mods & 1) ma = wideMods(d.src[0]);
+  if constexpr (Mods & 2) mb = wideMods(d.src[1]);
   auto pair = [&]<unsigned H>(unsigned k, V4 on) {
     const unsigned at = 8 * k + 16 * H;
     Q2 a, b = {y, y};
     std::memcpy(&a, A + at, 16);
-    if constexpr (two && !OneB) std::memcpy(&b, B + at, 16);
+    if constexpr (Mods & 1) a = applyMods2(a, ma);
+    if constexpr (two && !OneB) {
+      std::memcpy(&b, B + at, 16);
+      if constexpr (Mods & 2) b = applyMods2(b, mb);
+    }
     Q2 r;
     if constexpr (!OneB && (Op == Opcode::SHL || Op == Opcode::SHR)) r = wideShift2<Op>(a, b, sm);
     else r = wideOp2<Op>(a, b, s, sm);
@@ -2062,7 +2077,7 @@ void wideInPlace(Ctx& c, const DInst& d) {
     pair.template operator()<1>(k, on);
   }
 }
-template <unsigned N, bool OneA, bool OneB>
+template <unsigned N, bool OneA, bool OneB, bool Mods>
 void wideSelInPlace(Ctx& c, const DInst& d) {
   const SelLanes sl = selLanes<N>(c, d);
   if (!sl.en) return;
@@ -2074,11 +2089,18 @@ void wideSelInPlace(Ctx& c, const DInst& d) {
   if constexpr (OneA) x = oneLane64(c, d, 0);
   if constexpr (OneB) y = oneLane64(c, d, 1);
   const bool all = sl.en == execMaskBits(N);
+  const WideMods ma = wideMods(d.src[0]), mb = wideMods(d.src[1]);
   auto pair = [&]<unsigned H>(unsigned k, V4 on, V4 pick) {
     const unsigned at = 8 * k + 16 * H;
     Q2 a = {x, x}, b = {y, y};
-    if constexpr (!OneA) std::memcpy(&a, A + at, 16);
-    if constexpr (!OneB) std::memcpy(&b, B + at, 16);
+    if constexpr (!OneA) {
+      std::memcpy(&a, A + at, 16);
+      if constexpr (Mods) a = applyMods2(a, ma);
+    }
+    if constexpr (!OneB) {
+      std::memcpy(&b, B + at, 16);
+      if constexpr (Mods) b = applyMods2(b, mb);
+    }
     const Q2 p = reinterpret_cast<Q2>(pairMask<H>(pick));  // (the predicate: src0 where set, SEL page)
     putPair<H>(D + at, (a & p) | (b & ~p), on, all);
   };
@@ -2126,18 +2148,27 @@ Handler directByExec(unsigned exec, F pick) {
     default: return nullptr;
   }
 }
-template <unsigned N, bool OneB>
+// (with a modifier on a region: ADD, MUL and MOV alone, as directOf)
+template <unsigned N, bool OneB, unsigned Mods>
 Handler inPlaceOf(Opcode op) {
+  if constexpr (Mods != 0) {
+    switch (op) {
+      case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB, Mods>;
+      case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB, Mods>;
+      case Opcode::MOV: return Mods == 1 && !OneB ? wideInPlace<Opcode::MOV, N, false, 1> : nullptr;
+      default: return nullptr;
+    }
+  }
   switch (op) {
-    case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB>;
-    case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB>;
-    case Opcode::AND: return wideInPlace<Opcode::AND, N, OneB>;
-    case Opcode::OR: return wideInPlace<Opcode::OR, N, OneB>;
-    case Opcode::XOR: return wideInPlace<Opcode::XOR, N, OneB>;
-    case Opcode::SHL: return wideInPlace<Opcode::SHL, N, OneB>;
-    case Opcode::SHR: return wideInPlace<Opcode::SHR, N, OneB>;
-    case Opcode::MOV: return OneB ? nullptr : wideInPlace<Opcode::MOV, N, false>;
-    case Opcode::NOT: return OneB ? nullptr : wideInPlace<Opcode::NOT, N, false>;
+    case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB, 0>;
+    case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB, 0>;
+    case Opcode::AND: return wideInPlace<Opcode::AND, N, OneB, 0>;
+    case Opcode::OR: return wideInPlace<Opcode::OR, N, OneB, 0>;
+    case Opcode::XOR: return wideInPlace<Opcode::XOR, N, OneB, 0>;
+    case Opcode::SHL: return wideInPlace<Opcode::SHL, N, OneB, 0>;
+    case Opcode::SHR: return wideInPlace<Opcode::SHR, N, OneB, 0>;
+    case Opcode::MOV: return OneB ? nullptr : wideInPlace<Opcode::MOV, N, false, 0>;
+    case Opcode::NOT: return OneB ? nullptr : wideInPlace<Opcode::NOT, N, false, 0>;
     default: return nullptr;
   }
 }
@@ -2163,12 +2194,12 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
     if ((!oneA && !contig8(a)) || (!oneB && !contig8(b)) || d.dst.shape != DOperand::Shape::Contig) return nullptr;
     // (modifiers of a source that is one value: its loader applies them)
     const bool mods = (!oneA && a.mod != Mod::None) || (!oneB && b.mod != Mod::None);
-    if (!mods && (oneA || inPlace(a, d.dst, d.exec)) && (oneB || inPlace(b, d.dst, d.exec)))
+    if ((oneA || inPlace(a, d.dst, d.exec)) && (oneB || inPlace(b, d.dst, d.exec)))
       return directByExec(d.exec, [&]<unsigned N>() -> Handler {
-        if (oneA && oneB) return wideSelInPlace<N, true, true>;
-        if (oneA) return wideSelInPlace<N, true, false>;
-        if (oneB) return wideSelInPlace<N, false, true>;
-        return wideSelInPlace<N, false, false>;
+        if (oneA && oneB) return wideSelInPlace<N, true, true, false>;
+        if (oneA) return mods ? wideSelInPlace<N, true, false, true> : wideSelInPlace<N, true, false, false>;
+        if (oneB) return mods ? wideSelInPlace<N, false, true, true> : wideSelInPlace<N, false, true, false>;
+        return mods ? wideSelInPlace<N, false, false, true> : wideSelInPlace<N, false, false, false>;
       });
     return directByExec(d.exec, [&]<unsigned N>() -> Handler {
       if (oneA && oneB) return wideSelDirect<N, true, true, false>;
@@ -2183,9 +2214,15 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   if (two && !oneB && !contig8(b)) return nullptr;
   // (a src1 that is one value: its loader applies its modifier)
   const unsigned mods = (a.mod != Mod::None ? 1 : 0) | (two && !oneB && b.mod != Mod::None ? 2 : 0);
-  if (!cmp && mods == 0 && inPlace(a, d.dst, d.exec) && (!two || oneB || inPlace(b, d.dst, d.exec)))
+  if (!cmp && inPlace(a, d.dst, d.exec) && (!two || oneB || inPlace(b, d.dst, d.exec)))
     if (Handler h = directByExec(d.exec, [&]<unsigned N>() -> Handler {
-          return oneB ? inPlaceOf<N, true>(op) : inPlaceOf<N, false>(op);
+          if (oneB) return mods ? inPlaceOf<N, true, 1>(op) : inPlaceOf<N, true, 0>(op);
+          switch (mods) {
+            case 0: return inPlaceOf<N, false, 0>(op);
+            case 1: return inPlaceOf<N, false, 1>(op);
+            case 2: return inPlaceOf<N, false, 2>(op);
+            default: return inPlaceOf<N, false, 3>(op);
+          }
         }))
       return h;
   return directByExec(d.exec, [&]<unsigned N>() -> Handler {
