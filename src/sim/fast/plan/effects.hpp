@@ -51,7 +51,8 @@ void eachDstElement(const DInst& d, F f) {
 
 // Sets the flags m[lo, hi) to v; bytes past m are left out.
 inline void setFlags(std::vector<uint8_t>& m, uint64_t lo, uint64_t hi, uint8_t v) {
-  for (uint64_t b = lo; b < std::min<uint64_t>(hi, m.size()); ++b) m[b] = v;
+  const uint64_t end = std::min<uint64_t>(hi, m.size());
+  if (lo < end) std::fill(m.begin() + static_cast<ptrdiff_t>(lo), m.begin() + static_cast<ptrdiff_t>(end), v);
 }
 
 // f(lo, hi) for the register bytes [lo, hi) instruction d may write: an ALU

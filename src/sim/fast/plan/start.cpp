@@ -193,7 +193,10 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
     if (d.folded) continue;
     eachRead(p, d, [&](uint64_t lo, uint64_t hi) {
       mark(read, lo, hi);
-      for (uint64_t b = lo; straight && b < std::min<uint64_t>(hi, n); ++b) exposed[b] |= !covered[b];
+      if (!straight) return;
+      uint8_t* e = exposed.data();
+      const uint8_t* cv = covered.data();
+      for (uint64_t b = lo, end = std::min<uint64_t>(hi, n); b < end; ++b) e[b] |= !cv[b];
     });
     eachWrite(p, d, [&](uint64_t lo, uint64_t hi) { mark(written, lo, hi); });
     if (straight) eachWholeWrite(p, d, dispatchMask, [&](uint64_t lo, uint64_t hi) { mark(covered, lo, hi); });
