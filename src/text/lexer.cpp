@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -104,7 +105,8 @@ std::span<const Token> Lexer::line() {
     const uint8_t kind = kKind[static_cast<unsigned char>(c)];
     if (kind == kKindPunct) {
       if (c == '/' && e - p > 1 && p[1] == '/') {
-        while (p < e && *p != '\n') ++p;
+        const void* nl = std::memchr(p, '\n', static_cast<size_t>(e - p));
+        p = nl ? static_cast<const char*>(nl) : e;
         continue;
       }
       if (c == '/' && e - p > 1 && p[1] == '*') {

@@ -260,6 +260,11 @@ class Parser {
     if (!cur_->is(c)) [[unlikely]] failExpected(c, what);
     ++cur_;
   }
+  // (`what` formatted with arg only when the punctuation is missing)
+  void expectPunct(char c, fmt::format_string<std::string_view> what, std::string_view arg) {
+    if (!cur_->is(c)) [[unlikely]] failExpected(c, fmt::vformat(what, fmt::make_format_args(arg)));
+    ++cur_;
+  }
   [[noreturn, gnu::cold, gnu::noinline]] void failExpected(char c, std::string_view what) {
     fail(peek(), fmt::format("expected '{}' {}, found {}", c, what, text::describe(peek())));
   }
@@ -438,7 +443,7 @@ class Parser {
     std::vector<Attribute> attrs;
     while (!atEol()) {
       const Token& key = expectIdent("declaration field");
-      expectPunct('=', fmt::format("after '{}'", key.text));
+      expectPunct('=', "after '{}'", key.text);
       if (key.text == "v_type") {
         const Token& v = expectIdent("variable class (G, P, A, S or T)");
         if (v.text.size() != 1 || std::string_view("GPAST").find(v.text[0]) == std::string_view::npos)
@@ -552,7 +557,7 @@ class Parser {
     bool haveSize = false;
     while (!atEol()) {
       const Token& key = expectIdent("'offset=' or 'size='");
-      expectPunct('=', fmt::format("after '{}'", key.text));
+      expectPunct('=', "after '{}'", key.text);
       if (key.text == "offset") in.offset = static_cast<int16_t>(expectInt("input offset", 0x7fff));
       else if (key.text == "size") {
         in.size = static_cast<uint16_t>(expectInt("input size", 0xffff));
@@ -712,9 +717,9 @@ class Parser {
     }
     if (info.numSuffix > 0 || peek().is('.')) suffixes(*desc, info, inst, mn);
     if (info.parenField >= 0) {
-      expectPunct('(', fmt::format("to start the {}", desc->fields[info.parenField].name));
+      expectPunct('(', "to start the {}", desc->fields[info.parenField].name);
       operand(desc->fields[info.parenField], inst.f[info.parenField]);
-      expectPunct(')', fmt::format("to end the {}", desc->fields[info.parenField].name));
+      expectPunct(')', "to end the {}", desc->fields[info.parenField].name);
     }
     if (info.hasExec) execSize(inst);
     const int numText = info.numText;

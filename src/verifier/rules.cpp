@@ -5,14 +5,17 @@
 
 namespace visakit {
 
-void RuleCtx::error(SrcLoc loc, std::string msg) { d_.add(Severity::Error, loc, std::move(msg), loc.line ? std::string() : where_); }
+std::string RuleCtx::whereOf(SrcLoc loc) const {
+  return loc.line ? std::string() : fmt::format("kernel '{}', instruction #{}", k_.name, index_);
+}
+void RuleCtx::error(SrcLoc loc, std::string msg) { d_.add(Severity::Error, loc, std::move(msg), whereOf(loc)); }
 
 void addNamedWarning(Diagnostics& d, const Options& o, const char* name, SrcLoc loc, std::string msg, std::string where) {
   d.add(o.warningsAsErrors ? Severity::Error : Severity::Warning, loc, fmt::format("{} [-W{}]", msg, name), std::move(where));
 }
 
 void RuleCtx::warning(const char* name, SrcLoc loc, std::string msg) {
-  addNamedWarning(d_, opts_, name, loc, std::move(msg), loc.line ? std::string() : where_);
+  addNamedWarning(d_, opts_, name, loc, std::move(msg), whereOf(loc));
 }
 
 std::span<const RowRule> coreRules() { return {}; }

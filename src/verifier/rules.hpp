@@ -17,9 +17,10 @@ void addNamedWarning(Diagnostics& d, const Options& o, const char* name, SrcLoc 
 
 class RuleCtx {
  public:
+  // (index: the instruction's number in the kernel, for a diagnostic without a source line)
   RuleCtx(const Kernel& k, const InstrDesc& row, const Instruction& inst, unsigned grfSize, Diagnostics& d,
-          const Options& o, std::string where)
-      : k_(k), row_(row), inst_(inst), grf_(grfSize), d_(d), opts_(o), where_(std::move(where)) {}
+          const Options& o, size_t index)
+      : k_(k), row_(row), inst_(inst), grf_(grfSize), d_(d), opts_(o), index_(index) {}
   const Kernel& kernel() const { return k_; }
   const InstrDesc& row() const { return row_; }
   const Instruction& inst() const { return inst_; }
@@ -38,7 +39,8 @@ class RuleCtx {
   unsigned grf_;
   Diagnostics& d_;
   const Options& opts_;
-  std::string where_;
+  size_t index_;
+  std::string whereOf(SrcLoc loc) const;
 };
 
 struct RowRule {

@@ -261,7 +261,7 @@ class Verifier {
     if (inst.sat && !d->sat) err(inst.loc, fmt::format("'{}' does not take .sat", d->mnemonic));
     for (int i = 0; i < d->numFields; ++i) field(*d, inst, i, inst.f[i]);
     for (auto check : rowRules()[rowIndex(*d)]) {
-      RuleCtx c(k_, *d, inst, grf_, d_, opts_, fmt::format("kernel '{}', instruction #{}", k_.name, idx_));
+      RuleCtx c(k_, *d, inst, grf_, d_, opts_, idx_);
       check(c);
     }
   }

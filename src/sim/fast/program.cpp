@@ -64,13 +64,14 @@ DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool ds
       // Chapter 5 "Region-based Addressing": first element R * (GRF/size) + C.
       uint32_t base = s.offset + o.row * p.grfSize + o.col * ts;
       auto val = [](uint8_t v) -> unsigned { return v == kRegionNull ? 0 : v; };
+      // (a source's element k: row k / width at the vertical stride, column k % width at the horizontal one)
+      const unsigned w = std::max(1u, val(o.region.w)), vs = val(o.region.vs), hs = val(o.region.hs);
+      unsigned row = 0, col = 0;
       for (unsigned k = 0; k < 32; ++k) {
-        uint32_t elt;
-        if (scalar || k >= exec) elt = 0;
-        else if (dst) elt = k * val(o.region.hs);
-        else {
-          unsigned w = std::max(1u, val(o.region.w));
-          elt = (k / w) * val(o.region.vs) + (k % w) * val(o.region.hs);
+        uint32_t elt = 0;
+        if (!scalar && k < exec) {
+          elt = dst ? k * hs : row * vs + col * hs;
+          if (++col == w) col = 0, ++row;
         }
         d.off[k] = base + elt * ts;
       }
