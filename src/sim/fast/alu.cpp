@@ -730,6 +730,17 @@ void storeNarrow(Ctx& c, const DOperand& dst, uint32_t en, const uint32_t* r) {
     std::memcpy(regs + dst.off[k], &v, sizeof(T));
   });
 }
+// The enabled lanes of r four at a time into consecutive dwords at p, or into
+// Pair lanes from p (blend4, blendPair4).
+template <unsigned N, bool Pair>
+inline void blendFours(uint8_t* p, uint32_t en, const uint32_t* r) {
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 x;
+    std::memcpy(&x, r + k, 16);
+    if constexpr (Pair) blendPair4(p + 8 * k, x, laneMask4(en >> k));
+    else blend4(p + 4 * k, x, laneMask4(en >> k));
+  }
+}
 // The enabled lanes of r to destination dst (lanes: their count, laneCount(en)).
 template <unsigned N>
 inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lanes, const uint32_t* r) {
@@ -740,27 +751,11 @@ inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lane
     if (en == execMaskBits(N)) return copyFixed<N * 4>(regs + dst.off[0], r);
     // Some lanes: the destination's dwords, the enabled ones replaced (a
     // disabled lane's dword is written back unchanged), in one pass.
-    if constexpr (N % 4 == 0) {
-      uint8_t* p = regs + dst.off[0];
-      for (unsigned k = 0; k < N; k += 4) {
-        V4 x;
-        std::memcpy(&x, r + k, 16);
-        blend4(p + 4 * k, x, laneMask4(en >> k));
-      }
-      return;
-    }
+    if constexpr (N % 4 == 0) return blendFours<N, false>(regs + dst.off[0], en, r);
   }
   if (dst.load32 == DOperand::Load32::Pair) {
     // One half of each qword, at fixed offsets: the other half goes back unchanged.
-    if constexpr (N % 4 == 0) {
-      uint8_t* p = regs + dst.off[0];
-      for (unsigned k = 0; k < N; k += 4) {
-        V4 x;
-        std::memcpy(&x, r + k, 16);
-        blendPair4(p + 8 * k, x, laneMask4(en >> k));
-      }
-      return;
-    }
+    if constexpr (N % 4 == 0) return blendFours<N, true>(regs + dst.off[0], en, r);
     auto at = [&](unsigned k) { return dst.off[0] + 8 * k; };
     if (en != execMaskBits(N)) return blendAt<uint32_t, N>(regs, en, r, at);
     for (unsigned k = 0; k < N; ++k) std::memcpy(regs + at(k), &r[k], 4);
@@ -2110,33 +2105,46 @@ void wideSelInPlace(Ctx& c, const DInst& d) {
     pair.template operator()<1>(k, on, pick);
   }
 }
-// The direct form (wideDirect, wideSelDirect, wideCmpDirect) of an instruction
-// pickWide serves, if its operands allow it: SIMD8, 16 or 32; Contig regions
-// of 8-byte elements (src1, and SEL's src0, may be one value). With a modifier
-// on a region: ADD, MUL, MOV and SEL alone (the others take wideAlu).
-template <unsigned N, bool OneB, unsigned Mods>
-Handler directOf(Opcode op, bool uq) {
+// H<Op, N, OneB, Mods>::fn of a 64-bit form (wideDirect, wideInPlace) for op.
+// With a modifier on a region: ADD, MUL and MOV alone (the others take wideAlu).
+template <template <Opcode, unsigned, bool, unsigned> class H, unsigned N, bool OneB, unsigned Mods>
+Handler wideOpOf(Opcode op) {
   if constexpr (Mods != 0) {
     switch (op) {
-      case Opcode::ADD: return wideDirect<Opcode::ADD, N, OneB, Mods>;
-      case Opcode::MUL: return wideDirect<Opcode::MUL, N, OneB, Mods>;
-      case Opcode::MOV: return Mods == 1 && !OneB ? wideDirect<Opcode::MOV, N, false, 1> : nullptr;
+      case Opcode::ADD: return H<Opcode::ADD, N, OneB, Mods>::fn;
+      case Opcode::MUL: return H<Opcode::MUL, N, OneB, Mods>::fn;
+      case Opcode::MOV: return Mods == 1 && !OneB ? H<Opcode::MOV, N, false, 1>::fn : nullptr;
       default: return nullptr;
     }
   }
   switch (op) {
-    case Opcode::ADD: return wideDirect<Opcode::ADD, N, OneB, Mods>;
-    case Opcode::MUL: return wideDirect<Opcode::MUL, N, OneB, Mods>;
-    case Opcode::AND: return wideDirect<Opcode::AND, N, OneB, Mods>;
-    case Opcode::OR: return wideDirect<Opcode::OR, N, OneB, Mods>;
-    case Opcode::XOR: return wideDirect<Opcode::XOR, N, OneB, Mods>;
-    case Opcode::SHL: return wideDirect<Opcode::SHL, N, OneB, Mods>;
-    case Opcode::SHR: return wideDirect<Opcode::SHR, N, OneB, Mods>;
-    case Opcode::MOV: return OneB ? nullptr : wideDirect<Opcode::MOV, N, false, Mods>;
-    case Opcode::NOT: return OneB ? nullptr : wideDirect<Opcode::NOT, N, false, Mods>;
-    case Opcode::CMP: return uq ? wideCmpDirect<true, N, OneB> : wideCmpDirect<false, N, OneB>;
+    case Opcode::ADD: return H<Opcode::ADD, N, OneB, Mods>::fn;
+    case Opcode::MUL: return H<Opcode::MUL, N, OneB, Mods>::fn;
+    case Opcode::AND: return H<Opcode::AND, N, OneB, Mods>::fn;
+    case Opcode::OR: return H<Opcode::OR, N, OneB, Mods>::fn;
+    case Opcode::XOR: return H<Opcode::XOR, N, OneB, Mods>::fn;
+    case Opcode::SHL: return H<Opcode::SHL, N, OneB, Mods>::fn;
+    case Opcode::SHR: return H<Opcode::SHR, N, OneB, Mods>::fn;
+    case Opcode::MOV: return OneB ? nullptr : H<Opcode::MOV, N, false, Mods>::fn;
+    case Opcode::NOT: return OneB ? nullptr : H<Opcode::NOT, N, false, Mods>::fn;
     default: return nullptr;
   }
+}
+template <Opcode Op, unsigned N, bool OneB, unsigned Mods>
+struct DirectH {
+  static constexpr Handler fn = wideDirect<Op, N, OneB, Mods>;
+};
+template <Opcode Op, unsigned N, bool OneB, unsigned Mods>
+struct InPlaceH {
+  static constexpr Handler fn = wideInPlace<Op, N, OneB, Mods>;
+};
+// The direct form (wideDirect, wideSelDirect, wideCmpDirect) of an instruction
+// pickWide serves, if its operands allow it: SIMD8, 16 or 32; Contig regions
+// of 8-byte elements (src1, and SEL's src0, may be one value).
+template <unsigned N, bool OneB, unsigned Mods>
+Handler directOf(Opcode op, bool uq) {
+  if (op == Opcode::CMP) return Mods ? nullptr : uq ? wideCmpDirect<true, N, OneB> : wideCmpDirect<false, N, OneB>;
+  return wideOpOf<DirectH, N, OneB, Mods>(op);
 }
 // pick.template operator()<N>() for the execution sizes the direct forms take (8, 16, 32).
 template <class F>
@@ -2148,29 +2156,9 @@ Handler directByExec(unsigned exec, F pick) {
     default: return nullptr;
   }
 }
-// (with a modifier on a region: ADD, MUL and MOV alone, as directOf)
 template <unsigned N, bool OneB, unsigned Mods>
 Handler inPlaceOf(Opcode op) {
-  if constexpr (Mods != 0) {
-    switch (op) {
-      case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB, Mods>;
-      case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB, Mods>;
-      case Opcode::MOV: return Mods == 1 && !OneB ? wideInPlace<Opcode::MOV, N, false, 1> : nullptr;
-      default: return nullptr;
-    }
-  }
-  switch (op) {
-    case Opcode::ADD: return wideInPlace<Opcode::ADD, N, OneB, 0>;
-    case Opcode::MUL: return wideInPlace<Opcode::MUL, N, OneB, 0>;
-    case Opcode::AND: return wideInPlace<Opcode::AND, N, OneB, 0>;
-    case Opcode::OR: return wideInPlace<Opcode::OR, N, OneB, 0>;
-    case Opcode::XOR: return wideInPlace<Opcode::XOR, N, OneB, 0>;
-    case Opcode::SHL: return wideInPlace<Opcode::SHL, N, OneB, 0>;
-    case Opcode::SHR: return wideInPlace<Opcode::SHR, N, OneB, 0>;
-    case Opcode::MOV: return OneB ? nullptr : wideInPlace<Opcode::MOV, N, false, 0>;
-    case Opcode::NOT: return OneB ? nullptr : wideInPlace<Opcode::NOT, N, false, 0>;
-    default: return nullptr;
-  }
+  return wideOpOf<InPlaceH, N, OneB, Mods>(op);
 }
 // A Contig region of 8-byte lanes that is the destination's (Contig) qwords or apart from them.
 bool inPlace(const DOperand& src, const DOperand& dst, unsigned exec) {
