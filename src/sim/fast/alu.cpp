@@ -601,6 +601,9 @@ inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) 
   }
 }
 
+// A 32-bit lane's value as its source type's signedness says (an extension to
+// 32 bits keeps it).
+inline int64_t value32(bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; }
 // A source modifier on a 32-bit lane (chapter 5 "modifiers"; DOperand::Mod32, set by
 // fastMod): on F the sign bit (negation and absolute value are exact), on an
 // extended integer the wrapping operation, which the 32-bit truncation of an
@@ -930,6 +933,47 @@ struct Alu3H {
   static constexpr Handler fn = vecAlu3<Op, N>;
 };
 
+// DIV and MOD pages on integers of at most 32 bits without modifiers or .sat:
+// the exact quotient (toward zero) or remainder (the dividend's sign) of the
+// sources' values (E13, value32), the destination taking its low bits; by zero
+// (A7) DIV gives -1 or the destination type's maximum, both all ones in its
+// bits, and MOD the dividend (sem/ops_alu.hpp Div, Mod). An int64 holds every
+// such quotient exactly (no INT64_MIN / -1: the values have 33 bits at most).
+template <bool IsMod, unsigned N>
+void vecDivMod(Ctx& c, const DInst& d) {
+  onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
+    const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
+    uint32_t r[N];
+    for (unsigned k = 0; k < N; ++k) {
+      const int64_t a = value32(s0, v[0][k]), b = value32(s1, v[1][k]);
+      if (b == 0) r[k] = IsMod ? static_cast<uint32_t>(a) : ~0u;
+      else r[k] = static_cast<uint32_t>(IsMod ? a % b : a / b);
+    }
+    storeLanes<N>(c, d, en, lanes, r);
+  });
+}
+template <Opcode Op, bool, unsigned N>
+struct DivModH {
+  static constexpr Handler fn = vecDivMod<Op == Opcode::MOD, N>;
+};
+// ASR page on integers of at most 32 bits without modifiers or .sat: src0's
+// value (E13: a signed source's sign fills) shifted right by the count's low 5
+// bits (ops::Asr; DInst::shiftMask is 31 for these destinations), the
+// destination taking the low bits.
+template <unsigned N>
+void vecAsr(Ctx& c, const DInst& d) {
+  onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
+    const bool s0 = isSignedInt(d.src[0].type);
+    uint32_t r[N];
+    for (unsigned k = 0; k < N; ++k) r[k] = static_cast<uint32_t>(value32(s0, v[0][k]) >> (v[1][k] & 31));
+    storeLanes<N>(c, d, en, lanes, r);
+  });
+}
+template <Opcode, bool, unsigned N>
+struct AsrH {
+  static constexpr Handler fn = vecAsr<N>;
+};
+
 // MADW page on integers of at most 32 bits without modifiers: the exact
 // src0 * src1 + src2, whose low 64 bits are the wrapping 64-bit operation on
 // the sources' 64-bit extensions; the low 32 bits to Dst's lanes, the high 32
@@ -1245,9 +1289,6 @@ void denseAlu(Ctx& c, const DInst& d) {
   denseBody<Op, Float, N, ScalarB>(c, d);
 }
 
-// A 32-bit lane's value as its source type's signedness says (an extension to
-// 32 bits keeps it).
-inline int64_t value32(bool isSigned, uint32_t v) { return isSigned ? int64_t{static_cast<int32_t>(v)} : int64_t{v}; }
 // CMP with a predicate destination and sources of at most 32 bits: integers
 // compared by their mathematical values (64-bit), F as floats (NaN unordered).
 template <bool Float, unsigned N>
@@ -1668,6 +1709,9 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::SUBB: return pickCarry(d, op);
     case Opcode::BFN: return byExec<Alu3H, Opcode::BFN, false>(d.exec);
     case Opcode::MADW: return d.hiOff ? byExec<MadwH, Opcode::MADW, false>(d.exec) : nullptr;
+    case Opcode::ASR: return byExec<AsrH, Opcode::ASR, false>(d.exec);
+    case Opcode::DIV: return byExec<DivModH, Opcode::DIV, false>(d.exec);
+    case Opcode::MOD: return byExec<DivModH, Opcode::MOD, false>(d.exec);
     case Opcode::LZD: return byExec<UnaryH, Opcode::LZD, false>(d.exec);
     case Opcode::CBIT: return byExec<UnaryH, Opcode::CBIT, false>(d.exec);
     case Opcode::FBL: return byExec<UnaryH, Opcode::FBL, false>(d.exec);
@@ -2424,6 +2468,8 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
     case Opcode::MAD:  // (shapes without a fast form: their semantics)
     case Opcode::MADW:
+    case Opcode::DIV:
+    case Opcode::MOD:
     case Opcode::ADD3:
     case Opcode::BFN:
     case Opcode::ADDC:

@@ -138,6 +138,7 @@ constexpr FastForm kFastForms[] = {
     {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm}, {Opcode::MADW, aluForm},
     {Opcode::RNDD, aluForm}, {Opcode::RNDU, aluForm}, {Opcode::RNDE, aluForm}, {Opcode::RNDZ, aluForm}, {Opcode::INV, aluForm},
     {Opcode::LZD, aluForm}, {Opcode::CBIT, aluForm}, {Opcode::FBL, aluForm}, {Opcode::BFREV, aluForm},
+    {Opcode::DIV, aluForm}, {Opcode::MOD, aluForm},
     {Opcode::LABEL, decodeControl}, {Opcode::SUBROUTINE, decodeControl}, {Opcode::JMP, decodeControl},
     {Opcode::GOTO, decodeControl}, {Opcode::RET, decodeControl},
     {Opcode::GATHER_SCALED, memoryForm<decodeGatherScaled>},
