@@ -16,6 +16,7 @@
 #include <utility>
 
 #include "sim/fast/control.hpp"
+#include "sim/sem/arith.hpp"
 #include "sim/sem/ops.hpp"
 #include "sim/sem/ops_alu.hpp"
 #include "sim/fast/ctx.hpp"
@@ -1029,6 +1030,39 @@ template <Opcode Op, bool Float, unsigned N>
 struct UnaryH {
   static constexpr Handler fn = vecUnary<Op, Float, N>;
 };
+// The math operations of F sources into an F destination (pickFastShape:
+// EXP, LOG, POW, SIN, COS, SQRT, SQRTM, RSQRT, DIV, DIVM without modifiers or
+// .sat) on 32-bit lanes: each lane through the semantics' own result
+// (sem/arith.hpp pipeline::fltResult of the sem/ops_alu.hpp functor, DIV's
+// with its HF flush off), rounded to F, a NaN canonical (E14). F sources need
+// no conversion, so %cr0's rounding mode does not reach them (E32).
+template <class F, unsigned NSrc, unsigned N>
+void vecFltMath(Ctx& c, const DInst& d) {
+  onLanes32<N, NSrc>(c, d, [&](uint32_t (&v)[NSrc][N], uint32_t en, unsigned lanes) {
+    uint32_t r[N];
+    for (unsigned k = 0; k < N; ++k) {
+      ops::Srcs p{};
+      for (unsigned s = 0; s < NSrc; ++s) p[s] = static_cast<double>(asFloat(v[s][k]));
+      double x;
+      if constexpr (requires { F::fltT(Type::F, p, false); }) x = roundTo(F::fltT(Type::F, p, false), Type::F);
+      else x = roundTo(pipeline::fltResult<F, NSrc>(p, Type::F), Type::F);
+      r[k] = std::isnan(x) ? 0x7fc00000u : asBits(static_cast<float>(x));
+    }
+    storeLanes<N>(c, d, en, lanes, r);
+  });
+}
+template <class F, unsigned NSrc>
+Handler fltMathByExec(unsigned exec) {
+  switch (exec) {
+    case 1: return vecFltMath<F, NSrc, 1>;
+    case 2: return vecFltMath<F, NSrc, 2>;
+    case 4: return vecFltMath<F, NSrc, 4>;
+    case 8: return vecFltMath<F, NSrc, 8>;
+    case 16: return vecFltMath<F, NSrc, 16>;
+    case 32: return vecFltMath<F, NSrc, 32>;
+    default: return nullptr;
+  }
+}
 
 // ADDC, SUBB pages on UD lanes: Dst = the low 32 bits of src0 + src1 (src0 -
 // src1); Carry = "carry(src0 + src1)", the bit above the 32-bit sum; Borrow =
@@ -1680,6 +1714,16 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       case Opcode::RNDE: return byExec<UnaryH, Opcode::RNDE, true>(d.exec);
       case Opcode::RNDZ: return byExec<UnaryH, Opcode::RNDZ, true>(d.exec);
       case Opcode::INV: return byExec<UnaryH, Opcode::INV, true>(d.exec);
+      case Opcode::EXP: return fltMathByExec<ops::Exp, 1>(d.exec);
+      case Opcode::LOG: return fltMathByExec<ops::Log, 1>(d.exec);
+      case Opcode::SIN: return fltMathByExec<ops::Sin, 1>(d.exec);
+      case Opcode::COS: return fltMathByExec<ops::Cos, 1>(d.exec);
+      case Opcode::SQRT:
+      case Opcode::SQRTM: return fltMathByExec<ops::Sqrt, 1>(d.exec);
+      case Opcode::RSQRT: return fltMathByExec<ops::Rsqrt, 1>(d.exec);
+      case Opcode::POW: return fltMathByExec<ops::Pow, 2>(d.exec);
+      case Opcode::DIV: return fltMathByExec<ops::Div, 2>(d.exec);
+      case Opcode::DIVM: return fltMathByExec<ops::Divm, 2>(d.exec);
       default: return nullptr;
     }
   }
@@ -2470,6 +2514,15 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::MADW:
     case Opcode::DIV:
     case Opcode::MOD:
+    case Opcode::EXP:
+    case Opcode::LOG:
+    case Opcode::SIN:
+    case Opcode::COS:
+    case Opcode::SQRT:
+    case Opcode::SQRTM:
+    case Opcode::RSQRT:
+    case Opcode::POW:
+    case Opcode::DIVM:
     case Opcode::ADD3:
     case Opcode::BFN:
     case Opcode::ADDC:
