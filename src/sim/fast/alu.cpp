@@ -835,6 +835,20 @@ struct SelH {
   static constexpr Handler fn = vecSel<N>;
 };
 
+// pick.template operator()<N>() for execution size N (1, 2, 4, 8, 16 or 32); nullptr for another.
+template <class F>
+Handler byExecSize(unsigned exec, F pick) {
+  switch (exec) {
+    case 1: return pick.template operator()<1>();
+    case 2: return pick.template operator()<2>();
+    case 4: return pick.template operator()<4>();
+    case 8: return pick.template operator()<8>();
+    case 16: return pick.template operator()<16>();
+    case 32: return pick.template operator()<32>();
+    default: return nullptr;
+  }
+}
+
 // MOV of 4-byte lanes to a 4-byte destination without a modifier (pickMovLanes):
 // the source's bits (MOV page: a D, UD or F source in a destination of its
 // size keeps them, as the pipeline's exact value truncated, E13), read four
@@ -890,13 +904,10 @@ Handler movLanesOf(const DInst& d) {
 Handler pickMovLanes(const DInst& d) {
   const DOperand& s = d.src[0];
   if (typeSize(d.dst.type) != 4 || (s.mod32 != DOperand::Mod32::None && s.load32 != DOperand::Load32::Imm)) return nullptr;
-  switch (d.exec) {
-    case 4: return movLanesOf<4>(d);
-    case 8: return movLanesOf<8>(d);
-    case 16: return movLanesOf<16>(d);
-    case 32: return movLanesOf<32>(d);
-    default: return nullptr;
-  }
+  return byExecSize(d.exec, [&]<unsigned N>() -> Handler {
+    if constexpr (N % 4 == 0) return movLanesOf<N>(d);
+    else return nullptr;
+  });
 }
 
 // The start of a handler on 32-bit lanes: the enabled lanes counted (none:
@@ -1053,15 +1064,7 @@ void vecFltMath(Ctx& c, const DInst& d) {
 }
 template <class F, unsigned NSrc>
 Handler fltMathByExec(unsigned exec) {
-  switch (exec) {
-    case 1: return vecFltMath<F, NSrc, 1>;
-    case 2: return vecFltMath<F, NSrc, 2>;
-    case 4: return vecFltMath<F, NSrc, 4>;
-    case 8: return vecFltMath<F, NSrc, 8>;
-    case 16: return vecFltMath<F, NSrc, 16>;
-    case 32: return vecFltMath<F, NSrc, 32>;
-    default: return nullptr;
-  }
+  return byExecSize(exec, []<unsigned N>() -> Handler { return vecFltMath<F, NSrc, N>; });
 }
 
 // ADDC, SUBB pages on UD lanes: Dst = the low 32 bits of src0 + src1 (src0 -
@@ -1115,15 +1118,7 @@ void vecMinMax(Ctx& c, const DInst& d) {
 }
 template <MinMaxKind K, bool IsMax>
 Handler minMaxByExec(unsigned exec) {
-  switch (exec) {
-    case 1: return vecMinMax<K, IsMax, 1>;
-    case 2: return vecMinMax<K, IsMax, 2>;
-    case 4: return vecMinMax<K, IsMax, 4>;
-    case 8: return vecMinMax<K, IsMax, 8>;
-    case 16: return vecMinMax<K, IsMax, 16>;
-    case 32: return vecMinMax<K, IsMax, 32>;
-    default: return nullptr;
-  }
+  return byExecSize(exec, []<unsigned N>() -> Handler { return vecMinMax<K, IsMax, N>; });
 }
 template <MinMaxKind K>
 Handler minMaxOf(const DInst& d) {
@@ -1548,13 +1543,10 @@ Handler pickMulhDense(const DInst& d) {
   const Dense shape = denseShape(d, 2);
   if (shape == Dense::None) return nullptr;
   const bool scalar = shape == Dense::Scalar;
-  switch (d.exec) {
-    case 4: return scalar ? mulhDense<4, true> : mulhDense<4, false>;
-    case 8: return scalar ? mulhDense<8, true> : mulhDense<8, false>;
-    case 16: return scalar ? mulhDense<16, true> : mulhDense<16, false>;
-    case 32: return scalar ? mulhDense<32, true> : mulhDense<32, false>;
-    default: return nullptr;
-  }
+  return byExecSize(d.exec, [&]<unsigned N>() -> Handler {
+    if constexpr (N % 4 == 0) return scalar ? mulhDense<N, true> : mulhDense<N, false>;
+    else return nullptr;
+  });
 }
 #else
 Handler pickMulhDense(const DInst&) { return nullptr; }
