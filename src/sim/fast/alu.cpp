@@ -583,6 +583,20 @@ inline void blendPair4(uint8_t* p, V4 v, V4 on) {
   blend4(p + 16, __builtin_shufflevector(v, v, 2, 2, 3, 3), __builtin_shufflevector(on, zero, 2, 4, 3, 4));
 }
 
+// Two 64-bit lanes as one value.
+using Q2 = uint64_t __attribute__((vector_size(16)));
+// Lanes k..k+3's enables (laneMask4) as the masks of lanes k, k+1 (H = 0) or k+2, k+3 (H = 1).
+template <unsigned H>
+inline V4 pairMask(V4 on) {
+  return H == 0 ? __builtin_shufflevector(on, on, 0, 0, 1, 1) : __builtin_shufflevector(on, on, 2, 2, 3, 3);
+}
+// Two 64-bit lanes of D get r where their bits of `on` are set (all: every lane on).
+template <unsigned H>
+inline void putPair(uint8_t* D, Q2 r, V4 on, bool all) {
+  if (all) std::memcpy(D, &r, 16);
+  else blend4(D, reinterpret_cast<V4>(r), pairMask<H>(on));
+}
+
 template <unsigned N, class S>
 inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) {
   if (o.shape == DOperand::Shape::Bcast) {
@@ -1871,18 +1885,17 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
   if (lanes <= N / 2)  // (few lanes: each on its own)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
   uint8_t* D = regs + d.dst.off[0];
-#if defined(__SSE2__)
-  if constexpr (N % 2 == 0) {  // two lanes at a time: each one's enable bit as a mask of both its halves
-    const __m128i bit = _mm_setr_epi32(1, 1, 2, 2);
-    for (unsigned k = 0; k < N; k += 2) {
-      const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(_mm_set1_epi32(static_cast<int>(en >> k)), bit), bit);
-      auto* p = reinterpret_cast<__m128i*>(D + 8 * k);
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(r + k));
-      _mm_storeu_si128(p, _mm_or_si128(_mm_and_si128(on, v), _mm_andnot_si128(on, _mm_loadu_si128(p))));
+  if constexpr (N % 4 == 0) {  // two lanes at a time, as the in-place forms write them (putPair)
+    for (unsigned k = 0; k < N; k += 4) {
+      const V4 on = laneMask4(en >> k);
+      Q2 x0, x1;
+      std::memcpy(&x0, r + k, 16);
+      std::memcpy(&x1, r + k + 2, 16);
+      putPair<0>(D + 8 * k, x0, on, false);
+      putPair<1>(D + 8 * k + 16, x1, on, false);
     }
     return;
   }
-#endif
   uint64_t v[N];
   copyFixed<sizeof v>(v, D);
   for (unsigned k = 0; k < N; ++k) {
@@ -2076,18 +2089,6 @@ void wideCmpDirect(Ctx& c, const DInst& d) {
 // so lanes k..k+1 can be read, computed and written before the next two
 // (every lane reads only its own elements). Two lanes per 16 bytes; a disabled
 // lane's qword written back unchanged.
-using Q2 = uint64_t __attribute__((vector_size(16)));
-// Lanes k..k+3's enables (laneMask4) as the masks of lanes k, k+1 (H = 0) or k+2, k+3 (H = 1).
-template <unsigned H>
-inline V4 pairMask(V4 on) {
-  return H == 0 ? __builtin_shufflevector(on, on, 0, 0, 1, 1) : __builtin_shufflevector(on, on, 2, 2, 3, 3);
-}
-// Two lanes of D get r where their bits of `on` are set (all: every lane on).
-template <unsigned H>
-inline void putPair(uint8_t* D, Q2 r, V4 on, bool all) {
-  if (all) std::memcpy(D, &r, 16);
-  else blend4(D, reinterpret_cast<V4>(r), pairMask<H>(on));
-}
 template <Opcode Op>
 inline Q2 wideOp2(Q2 a, Q2 b, unsigned s, unsigned sm) {
   if constexpr (Op == Opcode::SHL) return a << s;
