@@ -849,20 +849,6 @@ struct SelH {
   static constexpr Handler fn = vecSel<N>;
 };
 
-// pick.template operator()<N>() for execution size N (1, 2, 4, 8, 16 or 32); nullptr for another.
-template <class F>
-Handler byExecSize(unsigned exec, F pick) {
-  switch (exec) {
-    case 1: return pick.template operator()<1>();
-    case 2: return pick.template operator()<2>();
-    case 4: return pick.template operator()<4>();
-    case 8: return pick.template operator()<8>();
-    case 16: return pick.template operator()<16>();
-    case 32: return pick.template operator()<32>();
-    default: return nullptr;
-  }
-}
-
 // MOV of 4-byte lanes to a 4-byte destination without a modifier (pickMovLanes):
 // the source's bits (MOV page: a D, UD or F source in a destination of its
 // size keeps them, as the pipeline's exact value truncated, E13), read four
@@ -1423,15 +1409,7 @@ constexpr Handler member() {
 // H<Op, Float, exec>::fn, or its ::fused, ::merged or ::allOn.
 template <template <Opcode, bool, unsigned> class H, Opcode Op, bool Float, Form Fused = Form::Fn>
 Handler byExec(unsigned exec) {
-  switch (exec) {
-    case 1: return member<H<Op, Float, 1>, Fused>();
-    case 2: return member<H<Op, Float, 2>, Fused>();
-    case 4: return member<H<Op, Float, 4>, Fused>();
-    case 8: return member<H<Op, Float, 8>, Fused>();
-    case 16: return member<H<Op, Float, 16>, Fused>();
-    case 32: return member<H<Op, Float, 32>, Fused>();
-    default: return nullptr;
-  }
+  return byExecSize(exec, []<unsigned N>() -> Handler { return member<H<Op, Float, N>, Fused>(); });
 }
 // vecCmp with one lane and 32-bit sources: integers by their values as the
 // source types say (S0, S1: signed; an immediate is already extended to 32
@@ -2230,12 +2208,10 @@ Handler directOf(Opcode op, bool uq) {
 // pick.template operator()<N>() for the execution sizes the direct forms take (8, 16, 32).
 template <class F>
 Handler directByExec(unsigned exec, F pick) {
-  switch (exec) {
-    case 8: return pick.template operator()<8>();
-    case 16: return pick.template operator()<16>();
-    case 32: return pick.template operator()<32>();
-    default: return nullptr;
-  }
+  return byExecSize(exec, [&]<unsigned N>() -> Handler {
+    if constexpr (N >= 8) return pick.template operator()<N>();
+    else return nullptr;
+  });
 }
 template <unsigned N, bool OneB, unsigned Mods>
 Handler inPlaceOf(Opcode op) {

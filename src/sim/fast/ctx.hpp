@@ -685,6 +685,20 @@ void mergedLanes(Ctx& c, const DInst& d) {
   else fusedRun<N, &H::template allOnBody<N>>(c, d);
 }
 
+// pick.template operator()<N>() for execution size N (1, 2, 4, 8, 16 or 32); nullptr for another.
+template <class F>
+Handler byExecSize(unsigned exec, F pick) {
+  switch (exec) {
+    case 1: return pick.template operator()<1>();
+    case 2: return pick.template operator()<2>();
+    case 4: return pick.template operator()<4>();
+    case 8: return pick.template operator()<8>();
+    case 16: return pick.template operator()<16>();
+    case 32: return pick.template operator()<32>();
+    default: return nullptr;
+  }
+}
+
 // fusedRun over H::allOnBody<N>; Merged: mergedRun; Lanes: mergedLanes
 // (CheckedLanes: observed); Checked: fusedRun over H::allOnChecked<N> (observed);
 // AllOn: H::allOnBody<N> alone (DInst::allOnFn).
@@ -699,14 +713,7 @@ Handler fusedForExec(unsigned exec) {
     else if constexpr (F == Fused::AllOn) return &H::template allOnBody<N>;
     else return &fusedRun<N, &H::template allOnBody<N>>;
   };
-  switch (exec) {
-    case 1: return pick.template operator()<1>();
-    case 2: return pick.template operator()<2>();
-    case 4: return pick.template operator()<4>();
-    case 8: return pick.template operator()<8>();
-    case 16: return pick.template operator()<16>();
-    default: return pick.template operator()<32>();
-  }
+  return byExecSize(exec, pick);
 }
 
 }  // namespace visakit::sim
