@@ -12,6 +12,8 @@ namespace visakit::sim {
 
 // Predefined variables both tiers set at a thread's start (chapter 3 "Thread Payload").
 constexpr unsigned kVarR0 = 7, kVarHwId = 12, kVarSr0 = 13;
+// The predefined variables a function call copies between register files (FCALL page).
+constexpr unsigned kVarArg = 8, kVarRetval = 9, kVarSp = 10, kVarFp = 11;
 
 // Bytes [lo, hi) of the register file.
 struct ByteRange {

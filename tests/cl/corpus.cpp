@@ -155,7 +155,6 @@ Corpus read(const fs::path& dir) {
       if (!fileCases.empty()) {
         if (line.rfind("// EXPECT: model", 0) == 0) fileCases.back().model = true;
         if (line.rfind("// BROKEN:", 0) == 0) fileCases.back().broken = true;
-        if (line.rfind("// EXPECT-TIER: reference", 0) == 0) fileCases.back().referenceTier = true;
         if (line.rfind("// EXPECT-TOLERANCE: ulp:", 0) == 0) fileCases.back().ulps = std::stoull(line.substr(25));
       }
     }

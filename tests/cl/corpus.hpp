@@ -20,7 +20,6 @@ struct Case {
   std::vector<unsigned> outs;
   std::vector<std::string> devices;
   bool model = false, broken = false, also4gb = false;
-  bool referenceTier = false;  // EXPECT-TIER: reference (the fast tier hands the kernel to the reference tier)
   uint64_t ulps = 0;  // EXPECT-TOLERANCE ulp:N
 };
 

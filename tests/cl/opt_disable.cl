@@ -2,7 +2,6 @@
 // pvc: _f<K>.visaasm, called by fcall through %arg and %retval, which are counted in GRFs), stores its
 // frame pointer with a 16-byte block store (-Wraw-src-size) and calls a function for each fence.
 // CASE opt_disable: --kernel opt_disable --global 128 --local 32 --build-options "-cl-opt-disable" --arg 0=@optdis --arg 1=local:128 --arg 2=zero:1024 --out 2
-// EXPECT-TIER: reference — the fast tier hands a kernel that calls a function (FCALL) to the reference tier (docs/architecture.md)
 // DATA optdis: i32 128 rand 909 -100000 100000
 
 int scale(int x, int k) { return x * k + (x >> 3); }

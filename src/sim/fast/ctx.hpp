@@ -55,6 +55,9 @@ struct ThreadState : RefThread {
     error.swap(o.error);
     surfState.swap(o.surfState);
     std::swap(prog, o.prog);
+    std::swap(programs, o.programs);
+    std::swap(ids, o.ids);
+    fcalls.swap(o.fcalls);
     std::swap(ownScratch, o.ownScratch);
     std::swap(scratchBase, o.scratchBase);
     std::swap(scratchSize, o.scratchSize);
@@ -117,7 +120,8 @@ struct Ctx : Observed {
   // ---- memory, with statistics and observation ----
   void beginAccesses(const DInst& d, uint32_t spaceId, Space* s) {
     if (observer) {
-      batch.instIndex = d.index;
+      // (in a called function: reported at the kernel's FCALL / IFCALL that led there, C2)
+      batch.instIndex = t.fcalls.empty() ? d.index : t.fcalls.front().ret - 1;
       batch.spaceId = spaceId;
       batch.space = s;
       batch.n = 0;

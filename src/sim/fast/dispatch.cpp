@@ -41,8 +41,7 @@ const char* findingKindText(Finding::Kind k) {
 namespace {
 
 struct Shared {
-  const Kernel* k = nullptr;
-  const Program* prog = nullptr;
+  const Program* prog = nullptr;  // the kernel's
   const LaunchConfig* cfg = nullptr;
   const Launch* l = nullptr;
   Dims dims;
@@ -155,11 +154,24 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   ++t.gz;
 }
 
+// A thread that ended in a function it called (a RET there, or a failure):
+// the kernel's register file and state back, as the outermost call left them.
+[[gnu::noinline]] void leaveFunctions(ThreadState& t) {
+  RefThread::FuncFrame& f = t.fcalls.front();
+  t.regs = std::move(f.regs);
+  t.preds = std::move(f.preds);
+  t.addrs = std::move(f.addrs);
+  t.calls = std::move(f.calls);
+  t.prog = f.prog;
+  t.fcalls.clear();
+}
+
 // Starts simulated thread `tid` in the current state c.t (in concurrency slot
 // `slot` of an explicit launch).
 [[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, Ctx& c, uint32_t tid, uint32_t slot = 0) {
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
+  if (!t.fcalls.empty()) [[unlikely]] leaveFunctions(t);
   // Every variable starts at zero (E29; the padding past them is never written),
   // the kernel inputs at their values, with the folded start already done
   // (planThreadStart). The state holds the image since startState: only the
@@ -185,6 +197,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
                                        tc.gz};  // (in kThreadIdVars order)
   for (const ThreadStart::Id& id : sh.form->start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
+  if (!p.functions.empty()) std::copy(ids.begin(), ids.end(), t.ids.begin());  // (a callee's own, FCALL page)
   // E8: the first N lanes of the execution mask are on at entry; an explicit
   // launch's thread: its payload and dispatch mask.
   t.em = sh.dispatchMask;
@@ -229,11 +242,20 @@ template <bool CanYield>
 [[gnu::always_inline]] inline bool runSlice(Shared& sh, Ctx& c) {
   ThreadState& t = c.t;
   c.threadId = t.tid;
-  const Program& p = *sh.prog;
-  const uint32_t end = static_cast<uint32_t>(p.code.size());
+  const Program* p = &programOf(*sh.prog, t);  // the kernel's, or a function's it called
+  c.prog = p;
+  uint32_t end = p->codeEnd;
   const uint64_t maxSteps = sh.cfg->maxSteps;
   uint64_t steps = t.steps;
-  const DInst* code = p.code.data();
+  const DInst* code = p->code.data();
+  // A call or its return (FCALL, IFCALL, FRET: their semantics) changes the program.
+  auto follow = [&] {
+    if (t.prog == &p->ref) [[likely]] return;
+    p = &programOf(*sh.prog, t);
+    c.prog = p;
+    end = p->codeEnd;
+    code = p->code.data();
+  };
   while (!t.done) {
     if (t.atBarrier) {  // waits for its group (runGroup): it goes on from here later
       t.steps = steps;
@@ -265,12 +287,14 @@ template <bool CanYield>
       t.pc = pc;
       steps += code[pc].tailSteps;  // (at most 2: room was left above)
       code[pc].tailFn(c, code[pc]);
+      follow();
       continue;
     }
     if (++steps > maxSteps) {
+      // (in a called function: at the kernel's FCALL / IFCALL that led there, C2)
       sh.fail(fmt::format("thread {} did not finish within {} instructions (--max-steps); stopped at line {}", t.tid,
-                          maxSteps, sh.k->code[t.pc].loc.line),
-              RunResult::StepLimit{t.tid, t.pc});
+                          maxSteps, p->kernel->code[t.pc].loc.line),
+              RunResult::StepLimit{t.tid, t.fcalls.empty() ? t.pc : t.fcalls.front().ret - 1});
       return true;
     }
     if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
@@ -282,6 +306,7 @@ template <bool CanYield>
       return false;
     }
     if (!d.control) advance(t, t.pc + 1, end);
+    else follow();
   }
   c.instructions += steps;
   return true;
@@ -437,7 +462,6 @@ void runGroup(Shared& sh, Worker& w, uint64_t u) {
     initThread(sh, w, c, static_cast<uint32_t>(first + i), w.index * sh.slotsPer + i);
     c.t.swap(w.group[i]);
   }
-  const uint32_t end = sh.prog->codeEnd;
   for (;;) {
     bool waiting = false;
     for (ThreadState& t : w.group) {
@@ -462,7 +486,7 @@ void runGroup(Shared& sh, Worker& w, uint64_t u) {
     for (ThreadState& t : w.group)
       if (t.atBarrier) {
         t.atBarrier = false;
-        advance(t, t.pc + 1, end);
+        advance(t, t.pc + 1, programOf(*sh.prog, t).codeEnd);
       }
   }
 }
@@ -635,7 +659,6 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
   const Program& prog = form->prog;
 
   Shared sh;
-  sh.k = &k;
   sh.prog = &prog;
   sh.form = form.get();
   sh.cfg = &cfg;
@@ -692,11 +715,16 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
       workerMain(jb.sh, *jb.workers[j]);
     }, &job, /*withdraw=*/true);  // (workers take units from shared counters)
   }
-  for (auto& w : workers) {  // (the register files, for the form's next launch)
-    form->regFiles.give(std::move(w->c.t.regs));
+  // (the register files, for the form's next launch: the kernel's)
+  auto giveBack = [&](ThreadState& t) {
+    if (!t.fcalls.empty()) leaveFunctions(t);
+    form->regFiles.give(std::move(t.regs));
+  };
+  for (auto& w : workers) {
+    giveBack(w->c.t);
     for (auto& b : w->gang)
-      if (b) form->regFiles.give(std::move(b->t.regs));
-    for (ThreadState& t : w->group) form->regFiles.give(std::move(t.regs));
+      if (b) giveBack(b->t);
+    for (ThreadState& t : w->group) giveBack(t);
   }
   if (!sh.error.empty()) {
     res.status = RunResult::Status::Failed;

@@ -266,6 +266,18 @@ void decodeViaRef(const Program& p, const Instruction& inst, const RefInst& r, D
     if (reads) add(d.rawReads, d.numRawReads, range);
     if (writes) add(d.rawWrites, d.numRawWrites, range);
   }
+  // FCALL page (C2): a call copies the caller's %arg (then zeroed), %sp and
+  // %fp to the callee, and %retval, %sp and %fp back at FRET.
+  auto var = [&](unsigned id) {
+    const VarSlot s = id < p.vars.size() ? p.vars[id] : VarSlot{};
+    return s.present ? ByteRange{s.offset, std::min(s.offset + s.bytes, p.regBytes)} : ByteRange{};
+  };
+  if (row.op == Opcode::FCALL || row.op == Opcode::IFCALL) {
+    for (unsigned id : {kVarArg, kVarSp, kVarFp}) add(d.rawReads, d.numRawReads, var(id));
+    for (unsigned id : {kVarArg, kVarRetval, kVarSp, kVarFp}) add(d.rawWrites, d.numRawWrites, var(id));
+  } else if (row.op == Opcode::FRET) {
+    for (unsigned id : {kVarRetval, kVarSp, kVarFp}) add(d.rawReads, d.numRawReads, var(id));
+  }
 }
 
 }  // namespace visakit::sim

@@ -196,11 +196,10 @@ FastDecoder fastForm(const InstrDesc& row) {
   return nullptr;
 }
 
-}  // namespace
-
-Program decode(const Kernel& k, const Launch& l) {
+// Decodes `k` into `p`; `given`: its reference program, decoded with the
+// module's (a kernel that calls functions, or one of them: decodeModule).
+void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* given) {
   const unsigned grfSize = l.cfg->grfSize;
-  Program p;
   p.kernel = &k;
   p.grfSize = grfSize;
   layoutVars(k, grfSize, p);
@@ -225,15 +224,11 @@ Program decode(const Kernel& k, const Launch& l) {
     calls |= inst.op == Opcode::CALL;
     rounding |= maySetCr0Bits(k, inst, *row, kCr0Rounding);
     denorms |= maySetCr0Bits(k, inst, *row, kCr0Denorms);
-    // FCALL / IFCALL run another program (the function's), FADDR names one (its address is its
-    // place among the module's functions, ref/functions.cpp): the reference tier runs the launch.
-    if ((inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) && p.unsupported.empty())
-      p.unsupported = row->mnemonic;
   }
   p.mayRound = rounding;
   p.mayKeepDenorms = denorms;
   p.code.resize(k.code.size());
-  bool needRef = false;
+  bool needRef = given != nullptr;
   for (uint32_t i = 0; i < k.code.size(); ++i) {
     const Instruction& inst = k.code[i];
     const InstrDesc* desc = rowOf(inst);
@@ -293,15 +288,16 @@ Program decode(const Kernel& k, const Launch& l) {
     form(p, inst, labelPos, d);
     needRef |= d.viaRef;  // (a form may leave an instruction to its semantics: a shape it does not take)
   }
-  if (!p.unsupported.empty()) return p;
   // The instructions without a fast form: their semantics, as the reference
   // tier decodes them (an instruction without semantics: the reference tier
   // runs the launch, and reports it).
   if (needRef) {
     std::string err;
-    if (!decodeReference(k, grfSize, p.ref, err)) {
+    if (given) {
+      p.ref = std::move(*given);
+    } else if (!decodeReference(k, grfSize, p.ref, err)) {
       p.unsupported = err;
-      return p;
+      return;
     }
     p.refState = true;
     for (uint32_t i = 0; i < k.code.size(); ++i) p.code[i].ref = &p.ref.code[i];
@@ -330,7 +326,36 @@ Program decode(const Kernel& k, const Launch& l) {
   }
   planStaticOffsets(p);
   planPrefetch(p);
-  return p;
+}
+
+// Whether k names a function (FCALL, IFCALL through FADDR's address, FADDR).
+bool namesFunctions(const Kernel& k) {
+  for (const Instruction& inst : k.code)
+    if (inst.op == Opcode::FCALL || inst.op == Opcode::IFCALL || inst.op == Opcode::FADDR) return true;
+  return false;
+}
+
+}  // namespace
+
+void decode(const Kernel& k, const Launch& l, Program& p) {
+  if (!namesFunctions(k)) return decodeProgram(k, l, p, nullptr);
+  // The callees resolved by name, as the reference tier resolves them (C2);
+  // a call the module cannot resolve: the reference tier reports it.
+  std::vector<RefProgram> refs;
+  std::string err;
+  if (!decodeModule(k, l.cfg->functions, l.cfg->grfSize, refs, err)) {
+    p.unsupported = err;
+    return;
+  }
+  decodeProgram(k, l, p, &refs[0]);
+  p.module.push_back(&p.ref);
+  for (size_t i = 1; i < refs.size() && p.unsupported.empty(); ++i) {
+    auto f = std::make_unique<Program>();
+    decodeProgram(*refs[i].kernel, l, *f, &refs[i]);
+    p.unsupported = f->unsupported;
+    p.module.push_back(&f->ref);
+    p.functions.push_back(std::move(f));
+  }
 }
 
 void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& image) {
@@ -340,6 +365,8 @@ void startState(ThreadState& t, const Program& p, const std::vector<uint8_t>& im
   // (the reference tier's thread state, for the instructions run through their semantics)
   t.addrs.assign(p.ref.numAddrElems, 0);
   t.prog = &p.ref;  // (its layout: %cr0's rounding mode, E32)
+  t.programs = p.module;
+  t.fcalls.clear();
   t.surfState.assign(kNumPredefSurfaces + p.kernel->surfaces.size(), kNoSurface);
   t.calls.clear();
   t.error.clear();

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -209,8 +210,8 @@ struct Program {
   bool mayKeepDenorms = false;  // an instruction may set %cr0's denormal modes (bits 6, 7, 10; E22)
   bool loops = false;  // a JMP or GOTO goes back (to its own index or before), or a call or switch jump
   // Why the launch runs in the reference tier (an instruction without
-  // semantics: the reference tier reports it; FCALL / IFCALL, whose callee is
-  // another program; FADDR, which names one); empty if it runs here.
+  // semantics, a call the module cannot resolve: the reference tier reports
+  // it); empty if it runs here.
   std::string unsupported;
   // The reference tier's decoded program, whose instructions the ones without
   // a fast form run (DInst::ref), and whether threads need the state only those
@@ -219,14 +220,30 @@ struct Program {
   RefProgram ref;
   bool refState = false;
   uint32_t viaRef = 0;  // instructions run through their semantics
+  // A kernel's functions (FCALL, IFCALL, FADDR; spec-decisions C2): each one it
+  // may call decoded as a program of its own, and the reference programs of
+  // the kernel and of them in the order a call's target counts them
+  // (RefThread::programs, decodeModule). A call and its FRET run through their
+  // semantics, which switch the thread's register file and RefThread::prog.
+  std::vector<std::unique_ptr<Program>> functions;
+  std::vector<const RefProgram*> module;
 };
+
+// The program thread t runs: the kernel's, or that of the function it called.
+inline const Program& programOf(const Program& kernel, const RefThread& t) {
+  if (t.prog == &kernel.ref) [[likely]] return kernel;
+  for (const auto& f : kernel.functions)
+    if (t.prog == &f->ref) return *f;
+  return kernel;
+}
 
 // Register-file layout: every general variable placed per its alignment,
 // aliases resolved to their base's bytes.
 void layoutVars(const Kernel& k, unsigned grfSize, Program& p);
-// Decodes `k` for launch `l` (its binding table resolves the surface state a
-// MOVS sets, plan/surfaces.cpp).
-Program decode(const Kernel& k, const Launch& l);
+// Decodes `k` into `p` for launch `l` (its binding table resolves the surface
+// state a MOVS sets, plan/surfaces.cpp), with the functions it may call
+// (LaunchConfig::functions). `p` stays where it is: its threads point at it.
+void decode(const Kernel& k, const Launch& l, Program& p);
 // A thread state's register file holds `image`, zero past it (at least
 // Program::regBytes), and every predicate is zero: the state at launch
 // (initThread then rewrites what a thread may have changed) or at decode.

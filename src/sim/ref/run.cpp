@@ -21,7 +21,7 @@ namespace {
 struct RefShared {
   const Launch* l = nullptr;
   const RefProgram* p = nullptr;               // the kernel's program
-  const std::vector<RefProgram>* progs = nullptr;  // it and the functions it may call (C2)
+  std::span<const RefProgram* const> progs;  // it and the functions it may call (C2)
   std::atomic<uint64_t> next{0};
   std::atomic<bool> stop{false};
   std::mutex errMu;
@@ -192,8 +192,10 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
   }
   RefShared sh;
   sh.l = &l;
+  std::vector<const RefProgram*> module;
+  for (const RefProgram& p : progs) module.push_back(&p);
   sh.p = &progs[0];
-  sh.progs = &progs;
+  sh.progs = module;
   const unsigned jobs = l.jobs;
   std::vector<std::unique_ptr<RefWorker>> workers;
   for (unsigned j = 0; j < jobs; ++j) {

@@ -166,8 +166,6 @@ void addrAdd(Exec& e) {
 
 // ---- functions (FCALL, IFCALL, FRET, FADDR pages; chapter 3; C2) ----
 
-constexpr unsigned kVarArg = 8, kVarRetval = 9, kVarSp = 10, kVarFp = 11;
-
 // The first `bytes` of predefined variable `id` from one register file to another, where both
 // programs lay it out (a program has it only if it names it); `clear`: zero the source's bytes.
 void copyPredef(const RefProgram& from, LineVector<uint8_t>& fromRegs, const RefProgram& to, LineVector<uint8_t>& toRegs,
@@ -196,7 +194,7 @@ void enterFunction(Exec& e, uint32_t callee, unsigned argGrfs, unsigned retGrfs,
     return;
   }
   const RefProgram& from = *t.prog;
-  const RefProgram& to = (*t.programs)[callee];
+  const RefProgram& to = *t.programs[callee];
   RefThread::FuncFrame f{t.prog, t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.lanePc, retGrfs * e.grfSize(),
                          std::move(t.regs), std::move(t.preds), std::move(t.addrs), std::move(t.calls)};
   t.regs.assign(to.layout.regBytes, 0);
@@ -240,9 +238,9 @@ void ifcall(Exec& e) {
     return;
   }
   const uint64_t addr = e.bits(e.field("Func_addr"), 0) & 0xffffffffu;
-  if (addr == 0 || addr >= t.programs->size()) {
+  if (addr == 0 || addr >= t.programs.size()) {
     t.error = fmt::format("ifcall to function address {}: no function the kernel may call has it (FADDR gives 1..{})", addr,
-                          t.programs->size() - 1);
+                          t.programs.size() - 1);
     return;
   }
   enterFunction(e, static_cast<uint32_t>(addr), static_cast<unsigned>(e.value(e.field("Arg_size"))),

@@ -104,7 +104,7 @@ struct RefThread {
   // launch's programs (0 the kernel, then the functions it may call); the thread's ids, for a
   // callee's own register file; per call, the caller's state.
   const RefProgram* prog = nullptr;
-  const std::vector<RefProgram>* programs = nullptr;
+  std::span<const RefProgram* const> programs;
   std::array<uint64_t, 5> ids{};  // %thread_x, %thread_y, %group_id_x, _y, _z
   struct FuncFrame {
     const RefProgram* prog;

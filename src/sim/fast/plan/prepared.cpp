@@ -17,6 +17,7 @@ namespace {
 // What decode() and the passes read of a launch, besides the kernel's own code.
 struct FormKey {
   const Kernel* k = nullptr;
+  std::vector<const Kernel*> functions;             // the module's, which decode() resolves calls to
   unsigned grfSize = 0;
   bool check = false, fold = false, payload = false;
   uint64_t maxSteps = 0;
@@ -33,6 +34,7 @@ FormKey keyOf(const Kernel& k, const Launch& l, const std::vector<Space>& spaces
   const LaunchConfig& cfg = *l.cfg;
   FormKey key;
   key.k = &k;
+  key.functions = cfg.functions;
   key.grfSize = cfg.grfSize;
   key.check = cfg.check;
   key.fold = cfg.foldConstantStart;
@@ -66,7 +68,7 @@ bool observesSlot(const Program& p, const Launch& l) {
 
 std::shared_ptr<const PreparedForm> prepare(const Kernel& k, const Launch& l, const std::vector<Space>& spaces) {
   auto f = std::make_shared<PreparedForm>();
-  f->prog = decode(k, l);
+  decode(k, l, f->prog);
   if (!f->prog.unsupported.empty()) return f;
   const LaunchConfig& cfg = *l.cfg;
   f->regImage = l.regImage;
@@ -74,6 +76,7 @@ std::shared_ptr<const PreparedForm> prepare(const Kernel& k, const Launch& l, co
                              cfg.payload ? l.payload.written() : std::vector<ByteRange>{});
   f->observesSlot = cfg.payload && observesSlot(f->prog, l);
   fitToLaunch(f->prog, spaces, cfg.check);
+  for (const auto& fn : f->prog.functions) fitToLaunch(*fn, spaces, cfg.check);
   f->straightSteps = planStraight(f->prog, k, l.dispatchMask, cfg.maxSteps, f->straightRetLanes, f->straightPlan);
   return f;
 }
