@@ -258,6 +258,7 @@ struct OpOf;
 template <> struct OpOf<Opcode::MOV> { using T = ops::Mov; };
 template <> struct OpOf<Opcode::ADD> { using T = ops::Add; };
 template <> struct OpOf<Opcode::MUL> { using T = ops::Mul; };
+template <> struct OpOf<Opcode::MAD> { using T = ops::Mad; };
 template <> struct OpOf<Opcode::AND> { using T = ops::And; };
 template <> struct OpOf<Opcode::OR> { using T = ops::Or; };
 template <> struct OpOf<Opcode::XOR> { using T = ops::Xor; };
@@ -327,6 +328,132 @@ void fltAlu(Ctx& c, const DInst& d) {
     r[k] = x;
   }
   d.fstore(c, d, en, r);
+}
+
+// F and DF arithmetic whose rounding the forms above do not follow: an ADD,
+// MUL or MAD of sources of the destination's type (F or DF), or a MOV of an
+// integer to F or DF (floatShape). In a kernel that may set %cr0's rounding
+// mode (E32, DInst::modeRounds) the mode is read each time: in RTNE the form
+// the instruction has without it (DInst::nearFn) if any; in a directed mode
+// the exact result rounded once in it (4_visa_header.md %cr0 bits 4-5). Each
+// result is the semantics' (sem/arith.hpp arith, roundedInMode; Exec::storeInt).
+Type floatShape(const DInst& d, Opcode op, int nsrc) {
+  const Type t = d.dst.type;
+  if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None || (t != Type::F && t != Type::DF)) return Type::UD;
+  auto regOrImm = [](const DOperand& o) { return o.kind == DOperand::Kind::Reg || o.kind == DOperand::Kind::Imm; };
+  if (op == Opcode::MOV)
+    return !d.floatDomain && regOrImm(d.src[0]) && isIntType(d.src[0].type) && d.src[0].type != Type::BOOL &&
+                   !d.src[0].wholePred
+               ? t
+               : Type::UD;
+  if ((op != Opcode::ADD && op != Opcode::MUL && op != Opcode::MAD) || !d.floatDomain || d.execType != t) return Type::UD;
+  for (int s = 0; s < nsrc; ++s)
+    if (!regOrImm(d.src[s]) || d.src[s].type != t) return Type::UD;
+  return t;
+}
+// The sign of the exact sum of four doubles (none infinite, NaN or near
+// overflow): Shewchuk's growing of a nonoverlapping expansion by TwoSum; its
+// largest nonzero component has the sum's sign.
+inline int signOfSum4(double x0, double x1, double x2, double x3) {
+  double e[4] = {x0, 0, 0, 0};
+  unsigned m = 1;
+  for (double b : {x1, x2, x3}) {
+    double q = b;
+    for (unsigned i = 0; i < m; ++i) {
+      const double sum = q + e[i], bb = sum - q, err = (q - (sum - bb)) + (e[i] - bb);
+      e[i] = err;
+      q = sum;
+    }
+    e[m++] = q;
+  }
+  for (unsigned i = 4; i-- > 0;)
+    if (e[i] != 0) return e[i] > 0 ? 1 : -1;
+  return 0;
+}
+// The exact result of sources a, b (c: MAD's) as its nearest double and the
+// sign of the rest, as ops::Add / Mul / Mad::nearest give it. F: the product
+// of two F values is exact in double (24 + 24 significant bits), so MUL's rest
+// is 0 and MAD's sum is one TwoSum of doubles (no overflow from F values); NaN
+// and infinite operands give a rest of 0 in both. DF: the product's rest is
+// fma(a, b, -p), exact where p is far from underflow, and MAD's rest the
+// sign of p + (that rest) + c - fma(a, b, c) (signOfSum4); elsewhere (tiny,
+// huge or not finite) those functions themselves, in binary128.
+template <Opcode Op, Type T>
+inline ops::Nearest nearestOf(double a, double b, double c) {
+  if constexpr (Op == Opcode::ADD) {
+    return ops::Add::nearest(a, b);
+  } else if constexpr (T == Type::DF) {
+    const double p = a * b, ap = std::fabs(p);
+    if constexpr (Op == Opcode::MUL) {
+      if (ap >= 0x1p-960 && ap <= 0x1p1000) return {p, ops::signOfExact(std::fma(a, b, -p))};
+      return ops::Mul::nearest(a, b);
+    } else {
+      const double r = std::fma(a, b, c), ac = std::fabs(c), ar = std::fabs(r);
+      if (ap >= 0x1p-960 && ap <= 0x1p1000 && ac <= 0x1p1000 && ar <= 0x1p1000)
+        return {r, signOfSum4(std::fma(a, b, -p), p, c, -r)};
+      return ops::Mad::nearest({a, b, c, 0.0});
+    }
+  } else if constexpr (Op == Opcode::MUL) {
+    return {a * b, 0};
+  } else {
+    const double p = a * b, s = p + c, bb = s - p;
+    return {s, ops::signOfExact((p - (s - bb)) + (c - bb))};
+  }
+}
+template <Opcode Op, Type T, bool Mode>
+void floatForm(Ctx& c, const DInst& d) {
+  Rounding rm = Rounding::Rtne;
+  if constexpr (Mode) {
+    rm = static_cast<Rounding>((c.reg<uint32_t>(d.cr0Off) >> 4) & 3);
+    if (rm == Rounding::Rtne && d.nearFn) [[likely]] return d.nearFn(c, d);
+  }
+  const uint32_t en = chEn(c, d);
+  c.lanes += laneCount(en);
+  if (!en) return;
+  if constexpr (Op == Opcode::MOV) {
+    i128* a = c.ia.data();
+    d.iload[0](c, d, d.src[0], a);
+    forEachLane(en, [&](unsigned k) {
+      const double x = rm != Rounding::Rtne ? intToFloatMode(a[k], T, rm) : roundTo(intToDouble(a[k], T), T);
+      c.setRegBits(d.dst.off[k], typeSize(T), doubleToFloatBits(d.sat ? satFloat(x) : x, T, T));
+    });
+  } else {
+    constexpr unsigned nsrc = Op == Opcode::MAD ? 3 : 2;
+    double v[3][32], *r = c.fr.data();
+    for (unsigned s = 0; s < nsrc; ++s) {
+      if (d.src[s].kind == DOperand::Kind::Imm) loadFltImm(c, d, d.src[s], v[s]);
+      else loadFltReg<T>(c, d, d.src[s], v[s]);
+    }
+    for (unsigned k = 0; k < d.exec; ++k) {
+      double x;
+      if (rm != Rounding::Rtne) {
+        const ops::Nearest n = nearestOf<Op, T>(v[0][k], v[1][k], nsrc == 3 ? v[2][k] : 0.0);
+        x = roundMode(n.d, n.loSign, T, rm);
+        if constexpr (Op != Opcode::MUL)
+          if (n.d == 0 && n.loSign == 0) {  // (an exact zero sum: sem/arith.hpp roundedInMode)
+            const auto [u, w] = Op_t<Op>::addends({v[0][k], v[1][k], nsrc == 3 ? v[2][k] : 0.0, 0.0});
+            x = ops::exactZeroSum(x, rm, u, w);
+          }
+      } else {
+        x = roundTo(pipeline::fltResult<Op_t<Op>, nsrc>({v[0][k], v[1][k], nsrc == 3 ? v[2][k] : 0.0, 0.0}, T), T);
+      }
+      if (std::isnan(x)) x = std::bit_cast<double>(canonicalNaN(Type::DF));  // E14
+      r[k] = x;
+    }
+    d.fstore(c, d, en, r);
+  }
+}
+template <bool Mode>
+Handler floatFormOf(Opcode op, Type t) {
+  auto of = [&]<Type T>() -> Handler {
+    switch (op) {
+      case Opcode::MOV: return floatForm<Opcode::MOV, T, Mode>;
+      case Opcode::ADD: return floatForm<Opcode::ADD, T, Mode>;
+      case Opcode::MUL: return floatForm<Opcode::MUL, T, Mode>;
+      default: return floatForm<Opcode::MAD, T, Mode>;
+    }
+  };
+  return t == Type::DF ? of.template operator()<Type::DF>() : of.template operator()<Type::F>();
 }
 
 // MOV with the same source and destination type and no modifier: a copy of the bits.
@@ -2338,9 +2465,7 @@ Handler pickWide(DInst& d, Opcode op, int nsrc) {
   }
 }
 
-}  // namespace
-
-void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
+void pickAluForm(const Program& p, const Instruction& inst, DInst& d) {
   const InstrDesc* desc = rowOf(inst);
   int dstIdx = -1, dst2Idx = -1, srcIdx[3] = {-1, -1, -1}, nsrc = 0;
   for (int i = 0; i < desc->numFields; ++i) {
@@ -2420,8 +2545,12 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       rounds = intSrc || op == Opcode::ADD || op == Opcode::MUL || op == Opcode::MAD || narrows;
     }
     if (rounds) {
-      d.viaRef = true;
-      return;
+      if (floatShape(d, op, nsrc) == Type::UD || kVarCr0 >= p.vars.size() || !p.vars[kVarCr0].present) {
+        d.viaRef = true;
+        return;
+      }
+      d.modeRounds = true;  // (the form picked below, if any, becomes nearFn: decodeAlu)
+      d.cr0Off = p.vars[kVarCr0].offset;
     }
   }
   // E22: the forms flush HF denormals and a narrowing conversion's denormal source; where
@@ -2479,8 +2608,13 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::MULH: d.fn = intHandler<Opcode::MULH>(); return;
     case Opcode::ASR: d.fn = intHandler<Opcode::ASR>(); return;
     case Opcode::AVG: d.fn = intHandler<Opcode::AVG>(); return;
-    case Opcode::MAD:  // (shapes without a fast form: their semantics)
-    case Opcode::MADW:
+    case Opcode::MAD:
+      if (const Type t = floatShape(d, op, nsrc); t != Type::UD) {  // (F or DF sources of the destination's type)
+        d.fn = floatFormOf<false>(op, t);
+        return;
+      }
+      [[fallthrough]];
+    case Opcode::MADW:  // (shapes without a fast form: their semantics)
     case Opcode::DIV:
     case Opcode::MOD:
     case Opcode::EXP:
@@ -2518,6 +2652,18 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
       return;
     default: d.fn = intHandler<Opcode::MOV>(); return;
   }
+}
+
+}  // namespace
+
+void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
+  pickAluForm(p, inst, d);
+  if (!d.modeRounds) return;
+  // (E32: the form picked above, if any, runs in RTNE; runs and the straight plan call fn alone)
+  d.nearFn = d.viaRef ? nullptr : d.fn;
+  d.viaRef = false;
+  d.fn = floatFormOf<true>(inst.op, d.dst.type);
+  d.fusedFn = d.mergedFn = d.allOnFn = d.cmpJmpFn = nullptr;
 }
 
 }  // namespace visakit::sim

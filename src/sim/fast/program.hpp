@@ -127,6 +127,12 @@ struct DInst {
   uint8_t src0Bits = 32;     // shr: width of src0
   uint8_t shiftMask = 31;    // shl/shr: bits of src1 used
   bool scalarSrc = false;    // setp: src0 is a scalar
+  // E32, in a kernel that may set %cr0's rounding mode: an instruction that
+  // rounds in it (modeRounds) reads the mode at %cr0 (cr0Off) each time it runs;
+  // in RTNE it does nearFn, the form it has without the mode (alu.cpp modeForm).
+  bool modeRounds = false;
+  uint32_t cr0Off = 0;
+  Handler nearFn = nullptr;
   DOperand dst;
   DOperand src[3];  // (src[2]: MAD's, or a second destination (dst2); the pipeline's loaders below read src[0] and src[1])
   IntLoad iload[2] = {nullptr, nullptr};

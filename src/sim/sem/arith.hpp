@@ -93,7 +93,13 @@ double roundedInMode(const std::array<double, 4>& v, Type et, Rounding rm) {
   ops::Nearest r{0, 0};
   if constexpr (requires { Op::nearest(v); }) r = Op::nearest(v);
   else if constexpr (requires { Op::nearest(0.0, 0.0); }) r = Op::nearest(v[0], v[1]);
-  return roundMode(r.d, r.loSign, et, rm);
+  const double x = roundMode(r.d, r.loSign, et, rm);
+  if (r.d != 0 || r.loSign != 0) return x;
+  if constexpr (requires { Op::addends(v); }) {  // (an exact zero sum)
+    const auto [u, w] = Op::addends(v);
+    return ops::exactZeroSum(x, rm, u, w);
+  }
+  return x;
 }
 template <class Op>
 constexpr bool kHasFloat = requires(const std::array<double, 4>& v) { Op::fltT(Type::F, v); } ||

@@ -46,6 +46,13 @@ struct Nearest {
 };
 template <class T>
 inline int signOfExact(T x) { return (x > 0) - (x < 0); }  // NaN: 0
+// IEEE 754 6.3 (E32): a sum whose exact value is zero is +0 in every rounding
+// direction but toward -inf (RD), where it is -0 unless both addends u, w are
+// +0. x: the result rounded in mode rm from (d, loSign) = (0, 0).
+inline double exactZeroSum(double x, Rounding rm, double u, double w) {
+  if (rm != Rounding::Rd) return x;
+  return u == 0 && w == 0 && !std::signbit(u) && !std::signbit(w) ? 0.0 : -0.0;
+}
 
 // MOV page: dst = src0.
 struct Mov {
@@ -60,6 +67,7 @@ struct Mov {
 struct Add {
   static i128 exact(i128 a, i128 b, const IntCtx&) { return a + b; }
   static double flt(double a, double b) { return a + b; }  // exact or correctly rounded in double (F/HF)
+  static std::array<double, 2> addends(const std::array<double, 4>& v) { return {v[0], v[1]}; }
   static Nearest nearest(double a, double b) {
     const double s = a + b;
     if (std::isinf(s) && std::isfinite(a) && std::isfinite(b)) return {s, -signOfExact(s)};  // overflow: below inf

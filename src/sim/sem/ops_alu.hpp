@@ -116,6 +116,8 @@ struct Mad {
       default: return roundTo(std::fma(v[0], v[1], v[2]), et);  // HF, BF: innocuous double rounding
     }
   }
+  // (the product's sign where it is zero: v[0] * v[1] is that zero)
+  static std::array<double, 2> addends(const Srcs& v) { return {v[0] * v[1], v[2]}; }
   static Nearest nearest(const Srcs& v) {  // E32
     using Q = __float128;
     const double r = std::fma(v[0], v[1], v[2]);

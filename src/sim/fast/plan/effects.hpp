@@ -26,7 +26,8 @@ inline bool aluInst(const Program&, const DInst& d) {
 // and immediates only: every lane runs, and its result depends on those bytes
 // alone (planStaticOffsets, planThreadStart). One destination (not ADDC, SUBB, MADW).
 inline bool registerAlu(const Program& p, const DInst& d) {
-  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst2 || d.hiOff || d.dst.kind != DOperand::Kind::Reg) return false;
+  if (!aluInst(p, d) || !d.noMask || d.predId || d.dst2 || d.hiOff || d.dst.kind != DOperand::Kind::Reg || d.modeRounds)
+    return false;
   for (const DOperand& o : d.src)
     if (o.kind != DOperand::Kind::Imm && o.kind != DOperand::Kind::None && o.kind != DOperand::Kind::Reg) return false;
   return true;
@@ -87,6 +88,7 @@ void eachRead(const Program& p, const DInst& d, F f) {
   if (aluInst(p, d)) {
     for (unsigned s = 0; s < (d.dst2 ? 2u : 3u); ++s)
       if (d.src[s].kind == DOperand::Kind::Reg) eachElement(d.src[s], d.exec, f);
+    if (d.modeRounds) f(d.cr0Off, uint64_t{d.cr0Off} + 4);  // (%cr0's rounding mode, E32)
     return;
   }
   if (d.control || d.row->has(kNoExec)) return;
