@@ -256,7 +256,7 @@ const PredefVar* predefVar(unsigned id);  // nullptr for reserved ids
 std::optional<unsigned> predefVarByName(std::string_view name);
 std::string_view predefSurfaceName(unsigned id);
 std::optional<unsigned> predefSurfaceByName(std::string_view name);
-constexpr unsigned kSurfSlm = 0, kSurfScratch = 5;
+constexpr unsigned kSurfSlm = 0, kSurfBss = 4, kSurfScratch = 5;
 constexpr unsigned kVarNull = 0, kVarThreadX = 1, kVarThreadY = 2, kVarGroupX = 3,
                    kVarGroupY = 4, kVarGroupZ = 5, kVarCr0 = 14;
 

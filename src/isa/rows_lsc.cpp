@@ -297,7 +297,7 @@ bool reach(const InstrDesc& d, const Instruction& inst, Reach& r) {
     r.surface = kSurfScratch;
     r.flat = true;  // an unbound %scratch is the stateless space (spec-decisions M1, L9)
   } else if (type == kBss) {
-    r.surface = 4;  // %bss (predefined surface 4)
+    r.surface = kSurfBss;
   } else if (type == kBti) {
     r.viaTable = true;
     const int s = d.findName("Surface");

@@ -217,9 +217,30 @@ inline Space* lscFixedSpace(Ctx& c, const DInst& d) {
   switch (d.lsc.model) {
     case DInst::Lsc::Model::Slm: return &(*c.mem.spaces)[kSurfSlm];
     case DInst::Lsc::Model::Bti: return &tableSurface(c.mem, d.lsc.bti, id);
-    case DInst::Lsc::Model::Flat: break;
+    default: break;
   }
   return nullptr;
+}
+// The space of an ss or bss message (sem/lsc.cpp where): %scratch or %bss as
+// the launch binds it; a thread's own %scratch bytes (spec-decisions L9) where
+// they lie, the lanes' addresses `a` moved there. nullptr where the semantics
+// take another way: a MOVS gave the surface a binding-table index, %scratch is
+// unbound (the stateless space), or an element of an enabled lane lies past
+// the thread's own bytes (out of bounds there, E2).
+inline Space* lscScratchSpace(Ctx& c, const DInst& d, uint32_t en, Addrs& a, unsigned mb) {
+  const uint32_t id = d.lsc.model == DInst::Lsc::Model::Ss ? kSurfScratch : kSurfBss;
+  const ThreadState& t = c.t;
+  if (id < t.surfState.size() && t.surfState[id] != kNoSurface) return nullptr;
+  Space& s = (*c.mem.spaces)[id];
+  if (id != kSurfScratch) return &s;
+  if (!s.bound) return nullptr;
+  if (!t.ownScratch) return &s;
+  const uint64_t span = uint64_t{d.lsc.comps} * mb, limit = t.scratchSize;
+  bool inside = true;
+  forEachLane(en, [&](unsigned n) { inside &= a[n] <= limit && span <= limit - a[n]; });
+  if (!inside) return nullptr;
+  for (unsigned n = 0; n < d.exec; ++n) a[n] += t.scratchBase;
+  return &s;
 }
 
 // A message whose data are one run in memory and in the payload, copied as a
@@ -381,14 +402,24 @@ bool lscInBounds(Ctx& c, const DInst& d, uint32_t en, const Addrs& a, Space& s, 
 
 template <bool Store, uint8_t DataSize>
 void lscUntyped(Ctx& c, const DInst& d) {
-  const uint32_t en = formLanes(c, d);
-  if (!en || (!Store && d.rawNull[1])) return;  // (a %null DstData: a prefetch, no access, L12)
   constexpr unsigned mb = lsc::memBytes(DataSize), rb = lsc::regBytes(DataSize);
   const DInst::Lsc& m = d.lsc;
   const unsigned comps = m.comps;
   Addrs a;
-  lscAddresses(c, d, a);
-  Space* fixed = lscFixedSpace(c, d);
+  Space* fixed = nullptr;
+  if (m.model == DInst::Lsc::Model::Ss || m.model == DInst::Lsc::Model::Bss) {
+    if (!c.observer) {  // (--check: the semantics, formLanes)
+      lscAddresses(c, d, a);
+      fixed = lscScratchSpace(c, d, chEn(c, d), a, mb);
+    }
+    if (!fixed) return execRef(c, d);
+  }
+  const uint32_t en = formLanes(c, d);
+  if (!en || (!Store && d.rawNull[1])) return;  // (a %null DstData: a prefetch, no access, L12)
+  if (!fixed) {
+    lscAddresses(c, d, a);
+    fixed = lscFixedSpace(c, d);
+  }
   if constexpr (mb == rb)
     if (lscRun<Store, mb>(c, d, en, a, fixed)) return;
   if constexpr (!Store)
@@ -501,8 +532,10 @@ Handler lscFormOf(const Program& p, const RefInst& r, DInst& d) {
   } else if (type == kBti && surface.kind == Operand::Kind::Immediate) {
     m.model = DInst::Lsc::Model::Bti;
     m.bti = static_cast<uint32_t>(surface.imm[0]);
+  } else if ((type == kSs || type == kBss) && !atomic) {
+    m.model = type == kSs ? DInst::Lsc::Model::Ss : DInst::Lsc::Model::Bss;  // (its surface state: the space, L9)
   } else {
-    return nullptr;  // ss, bss, arg, a surface in a register: the semantics
+    return nullptr;  // arg, a surface in a register, atomics of ss and bss: the semantics
   }
   const uint64_t dataSize = field("DataSize").value;
   m.comps = static_cast<uint8_t>(vecLen(field("DataElemsPerAddr").value));

@@ -155,7 +155,7 @@ struct DInst {
   std::array<bool, 4> rawNull{};
   // LSC_UNTYPED LOAD, STORE, atomics (lscFormOf): the data shape and the address model.
   struct Lsc {
-    enum class Model : uint8_t { Slm, Flat, Bti };
+    enum class Model : uint8_t { Slm, Flat, Bti, Ss, Bss };
     Model model = Model::Flat;
     uint8_t addrSize = 0, addrBytes = 4;
     uint8_t comps = 1;  // DataElemsPerAddr

@@ -61,7 +61,7 @@ Where where(Exec& e, uint64_t sfid, uint64_t type) {
              (kSurfScratch >= e.thread().surfState.size() || e.thread().surfState[kSurfScratch] == kNoSurface)) {
     w.flat = true;  // an unbound %scratch: the stateless space, the address an A32 one
   } else if (type == kSs || type == kBss) {
-    w.id = type == kSs ? kSurfScratch : 4u;  // %scratch, %bss
+    w.id = type == kSs ? kSurfScratch : kSurfBss;
     w.space = &e.boundSurface(w.id);
     if (type == kSs && w.id == kSurfScratch && e.thread().ownScratch) {
       w.own = true;
