@@ -277,6 +277,8 @@ template <> struct OpOf<Opcode::LZD> { using T = ops::Lzd; };
 template <> struct OpOf<Opcode::CBIT> { using T = ops::Cbit; };
 template <> struct OpOf<Opcode::FBL> { using T = ops::Fbl; };
 template <> struct OpOf<Opcode::BFREV> { using T = ops::Bfrev; };
+template <> struct OpOf<Opcode::ROL> { using T = ops::Rol; };
+template <> struct OpOf<Opcode::ROR> { using T = ops::Ror; };
 template <Opcode Op>
 using Op_t = typename OpOf<Op>::T;
 
@@ -1868,6 +1870,9 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::DIV: return byExec<DivModH, Opcode::DIV, false>(d.exec);
     case Opcode::MOD: return byExec<DivModH, Opcode::MOD, false>(d.exec);
     case Opcode::LZD: return byExec<UnaryH, Opcode::LZD, false>(d.exec);
+    // (A32: a rotation in src0's own width: 32 bits here)
+    case Opcode::ROL: return typeSize(d.src[0].type) == 4 ? byExec<AluH, Opcode::ROL, false>(d.exec) : nullptr;
+    case Opcode::ROR: return typeSize(d.src[0].type) == 4 ? byExec<AluH, Opcode::ROR, false>(d.exec) : nullptr;
     case Opcode::CBIT: return byExec<UnaryH, Opcode::CBIT, false>(d.exec);
     case Opcode::FBL: return byExec<UnaryH, Opcode::FBL, false>(d.exec);
     case Opcode::BFREV: return byExec<UnaryH, Opcode::BFREV, false>(d.exec);
@@ -2500,6 +2505,9 @@ void pickAluForm(const Program& p, const Instruction& inst, DInst& d) {
       d.src[s].predBits = static_cast<uint8_t>(std::min<unsigned>(32, p.kernel->preds[d.src[s].predId - 1].numElts));
     if (s == 0) d.scalarSrc = scalar;
   }
+  // A38: ROL/ROR take no source modifier; IGC's (-) on one is dropped (as ref/program.cpp drops it).
+  if (inst.op == Opcode::ROL || inst.op == Opcode::ROR)
+    for (int s = 0; s < nsrc; ++s) d.src[s].mod = Mod::None;
   // Execution domain: float if any source is float (widest float wins).
   bool flt = false;
   Type et = Type::HF;
@@ -2639,6 +2647,8 @@ void pickAluForm(const Program& p, const Instruction& inst, DInst& d) {
     case Opcode::CBIT:
     case Opcode::FBL:
     case Opcode::BFREV:
+    case Opcode::ROL:
+    case Opcode::ROR:
       d.viaRef = true;
       return;
     case Opcode::FMINMAX:

@@ -138,6 +138,7 @@ constexpr FastForm kFastForms[] = {
     {Opcode::ADD3, aluForm}, {Opcode::BFN, aluForm}, {Opcode::ADDC, aluForm}, {Opcode::SUBB, aluForm}, {Opcode::MADW, aluForm},
     {Opcode::RNDD, aluForm}, {Opcode::RNDU, aluForm}, {Opcode::RNDE, aluForm}, {Opcode::RNDZ, aluForm}, {Opcode::INV, aluForm},
     {Opcode::LZD, aluForm}, {Opcode::CBIT, aluForm}, {Opcode::FBL, aluForm}, {Opcode::BFREV, aluForm},
+    {Opcode::ROL, aluForm}, {Opcode::ROR, aluForm},
     {Opcode::DIV, aluForm}, {Opcode::MOD, aluForm}, {Opcode::EXP, aluForm}, {Opcode::LOG, aluForm},
     {Opcode::SIN, aluForm}, {Opcode::COS, aluForm}, {Opcode::SQRT, aluForm}, {Opcode::SQRTM, aluForm},
     {Opcode::RSQRT, aluForm}, {Opcode::POW, aluForm}, {Opcode::DIVM, aluForm},

@@ -224,11 +224,16 @@ inline i128 rotate(i128 a, i128 b, const IntCtx& c, bool left) {
   const uint64_t r = n == 0 ? x : ((x << n) | (x >> (w - n))) & mask;
   return extendInt(r, c.src0Type);
 }
+// (u32: a 32-bit src0's bits, one lane or four; the count's low 5 bits)
 struct Rol {
   static i128 exact(i128 a, i128 b, const IntCtx& c) { return rotate(a, b, c, true); }
+  template <class U>
+  static U u32(U a, U b) { return (a << (b & 31)) | (a >> ((32 - (b & 31)) & 31)); }
 };
 struct Ror {
   static i128 exact(i128 a, i128 b, const IntCtx& c) { return rotate(a, b, c, false); }
+  template <class U>
+  static U u32(U a, U b) { return (a >> (b & 31)) | (a << ((32 - (b & 31)) & 31)); }
 };
 // CBIT page: the set bits of src0 (its own width).
 struct Cbit {
