@@ -107,7 +107,7 @@ inline void store4(void* dst, uint32_t a, uint32_t b, uint32_t c, uint32_t d) {
 // other host thread writes): each load goes straight into a vector lane, four
 // lanes are packed and stored as one 16-byte vector (see store4).
 template <unsigned N>
-inline void gatherDwordsPlain(const uint8_t* base, const uint32_t* addr, uint8_t* dst) {
+[[gnu::always_inline]] inline void gatherDwordsPlain(const uint8_t* base, const uint32_t* addr, uint8_t* dst) {
 #if defined(__SSE2__)
   if constexpr (N % 4 == 0) {
     // The lane addresses are read from memory: inlined where they were just

@@ -55,6 +55,7 @@ struct Shared {
   bool barriers = false;  // a group's threads run together and meet at barriers (runGroup)
   bool interleave = false;  // up to kInterleave threads in flight per host thread (no SLM, no --check, a DRAM surface)
   bool gang = false;  // kGang threads at a time per host thread (runGang): independent threads, enough of them
+  bool calls = false;  // the kernel calls functions (FCALL, IFCALL): a thread may end in one
   // The decoded program's plans: the register bytes every thread starts with
   // (zero, E29, but for the inputs and the folded start; whole 16-byte
   // blocks), the thread start, the straight plan.
@@ -171,7 +172,7 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
 [[gnu::always_inline]] inline void initThread(Shared& sh, Worker& w, Ctx& c, uint32_t tid, uint32_t slot = 0) {
   const Program& p = *sh.prog;
   ThreadState& t = c.t;
-  if (!t.fcalls.empty()) [[unlikely]] leaveFunctions(t);
+  if (sh.calls && !t.fcalls.empty()) [[unlikely]] leaveFunctions(t);
   // Every variable starts at zero (E29; the padding past them is never written),
   // the kernel inputs at their values, with the folded start already done
   // (planThreadStart). The state holds the image since startState: only the
@@ -197,7 +198,6 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
   const std::array<uint32_t, 5> ids = {static_cast<uint16_t>(tc.x), static_cast<uint16_t>(tc.y), tc.gx, tc.gy,
                                        tc.gz};  // (in kThreadIdVars order)
   for (const ThreadStart::Id& id : sh.form->start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
-  if (!p.functions.empty()) std::copy(ids.begin(), ids.end(), t.ids.begin());  // (a callee's own, FCALL page)
   // E8: the first N lanes of the execution mask are on at entry; an explicit
   // launch's thread: its payload and dispatch mask.
   t.em = sh.dispatchMask;
@@ -213,12 +213,15 @@ void stepCoord(const Shared& sh, ThreadCoord& t) {
     takeSlot(*sh.l, c.spaces, t, slot);
   }
   // What only the semantics of instructions without a fast form use (address
-  // registers, subroutine frames, surface state), as the reference tier starts them.
+  // registers, subroutine frames, surface state, the ids a called function
+  // reads), as the reference tier starts them. (A kernel that calls functions
+  // has them: FCALL runs through its semantics.)
   if (p.refState) {
     std::fill(t.addrs.begin(), t.addrs.end(), 0);
     std::fill(t.surfState.begin(), t.surfState.end(), kNoSurface);
     t.calls.clear();
     t.error.clear();
+    if (sh.calls) std::copy(ids.begin(), ids.end(), t.ids.begin());  // (a callee's own, FCALL page)
   }
   t.atBarrier = false;
   for (const ThreadAffine& a : sh.form->start.affine)
@@ -660,6 +663,7 @@ RunResult run(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const Laun
 
   Shared sh;
   sh.prog = &prog;
+  sh.calls = !prog.functions.empty();
   sh.form = form.get();
   sh.cfg = &cfg;
   sh.l = &l;
