@@ -1405,27 +1405,10 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
   denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
 }
 
-// A merged dense run (formRuns, DInst::runLen): instructions of one dense
-// handler whose destination and sources continue each other by N dwords (a
-// scalar src1: one immediate). Their lanes in order are one loop, which is the
-// order of the instructions one after another, four lanes read before they
-// are written, as in denseBody. Not every lane on: each instruction's own handler.
+// Some lanes on (en): each four lanes computed, then the enabled ones written
+// over the destination's dwords (a disabled lane's dword is written back unchanged).
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
-void mergedDense(Ctx& c, const DInst& d) {
-  if (chEnOf<N>(c, d) != execMaskBits(N)) return fusedRun<N, denseBody<Op, Float, N, ScalarB>>(c, d);
-  c.lanes += N * d.runLen;
-  DensePlaces w = densePlaces<ScalarB>(c, d);
-  for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
-    denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
-}
-
-// Some lanes on: each four lanes computed, then the enabled ones written over
-// the destination's dwords (a disabled lane's dword is written back unchanged).
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
-[[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
-  if (!en) return;
-  c.lanes += laneCount(en);
-  const DensePlaces w = densePlaces<ScalarB>(c, d);
+[[gnu::always_inline]] inline void denseSomeLanes(const DensePlaces& w, uint32_t en) {
   const uint32_t n = w.bs & 31;
   for (unsigned k = 0; k < N; k += 4) {
     V4 a, b = {w.bs, w.bs, w.bs, w.bs}, r, old;
@@ -1439,6 +1422,33 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
     r = (r & on) | (old & ~on);
     std::memcpy(w.pr + 4 * k, &r, 16);
   }
+}
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+[[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
+  if (!en) return;
+  c.lanes += laneCount(en);
+  denseSomeLanes<Op, Float, N, ScalarB>(densePlaces<ScalarB>(c, d), en);
+}
+
+// A merged dense run (formRuns, DInst::runLen): instructions of one dense
+// handler whose destination and sources continue each other by N dwords (a
+// scalar src1: one immediate), all with the channel enables of the first. One
+// loop over the instructions in order, four lanes read before they are
+// written, as in denseBody (every lane on) or denseSome.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void mergedDense(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  DensePlaces w = densePlaces<ScalarB>(c, d);
+  if (en != execMaskBits(N)) {
+    c.lanes += uint64_t{laneCountOf<N>(en)} * d.runLen;
+    for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
+      denseSomeLanes<Op, Float, N, ScalarB>(w, en);
+    return;
+  }
+  c.lanes += N * d.runLen;
+  for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
+    denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
 }
 
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
