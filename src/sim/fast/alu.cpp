@@ -1451,6 +1451,22 @@ void mergedDense(Ctx& c, const DInst& d) {
     denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
 }
 
+// A fused dense run (formRuns, DInst::runLen: one handler, the same channel
+// enables): ChEn worked out once, then each instruction in order as denseBody
+// (every lane on) or denseSomeLanes.
+template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+void fusedDense(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  const DInst* p = &d;
+  if (en == execMaskBits(N)) {
+    for (unsigned k = 0; k < d.runLen; ++k) denseBody<Op, Float, N, ScalarB>(c, p[k]);
+    return;
+  }
+  if (!en) return;
+  c.lanes += uint64_t{laneCountOf<N>(en)} * d.runLen;
+  for (unsigned k = 0; k < d.runLen; ++k) denseSomeLanes<Op, Float, N, ScalarB>(densePlaces<ScalarB>(c, p[k]), en);
+}
+
 template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 void denseAlu(Ctx& c, const DInst& d) {
   if (const uint32_t en = chEnOf<N>(c, d); en != execMaskBits(N)) return denseSome<Op, Float, N, ScalarB>(c, d, en);
@@ -1722,14 +1738,14 @@ struct AluH {
 template <Opcode Op, bool Float, unsigned N>
 struct DenseVecH {
   static constexpr Handler fn = denseAlu<Op, Float, N, false>;
-  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, false>>;
+  static constexpr Handler fused = fusedDense<Op, Float, N, false>;
   static constexpr Handler merged = mergedDense<Op, Float, N, false>;
   static constexpr Handler allOn = denseBody<Op, Float, N, false>;
 };
 template <Opcode Op, bool Float, unsigned N>
 struct DenseScalarH {
   static constexpr Handler fn = denseAlu<Op, Float, N, true>;
-  static constexpr Handler fused = fusedRun<N, denseBody<Op, Float, N, true>>;
+  static constexpr Handler fused = fusedDense<Op, Float, N, true>;
   static constexpr Handler merged = mergedDense<Op, Float, N, true>;
   static constexpr Handler allOn = denseBody<Op, Float, N, true>;
 };
