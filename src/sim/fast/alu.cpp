@@ -720,10 +720,28 @@ inline V4 pairMask(V4 on) {
   return H == 0 ? __builtin_shufflevector(on, on, 0, 0, 1, 1) : __builtin_shufflevector(on, on, 2, 2, 3, 3);
 }
 // Two 64-bit lanes of D get r where their bits of `on` are set (all: every lane on).
-template <unsigned H>
-inline void putPair(uint8_t* D, Q2 r, V4 on, bool all) {
-  if (all) std::memcpy(D, &r, 16);
+template <unsigned H, bool All = false>
+inline void putPair(uint8_t* D, Q2 r, V4 on) {
+  if constexpr (All) std::memcpy(D, &r, 16);
   else blend4(D, reinterpret_cast<V4>(r), pairMask<H>(on));
+}
+// pair.template operator()<H, All>(k, on) for lanes k, k+1 (H = 0) and k+2,
+// k+3 (H = 1) of every four of N, on their enables (laneMask4); with every
+// lane enabled (All) its own loop, which needs no masks.
+template <unsigned N, class P>
+inline void forEachPair(uint32_t en, P pair) {
+  if (en == execMaskBits(N)) {
+    for (unsigned k = 0; k < N; k += 4) {
+      pair.template operator()<0, true>(k, V4{});
+      pair.template operator()<1, true>(k, V4{});
+    }
+    return;
+  }
+  for (unsigned k = 0; k < N; k += 4) {
+    const V4 on = laneMask4(en >> k);
+    pair.template operator()<0, false>(k, on);
+    pair.template operator()<1, false>(k, on);
+  }
 }
 
 template <unsigned N, class S>
@@ -2027,8 +2045,8 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
       Q2 x0, x1;
       std::memcpy(&x0, r + k, 16);
       std::memcpy(&x1, r + k + 2, 16);
-      putPair<0>(D + 8 * k, x0, on, false);
-      putPair<1>(D + 8 * k + 16, x1, on, false);
+      putPair<0>(D + 8 * k, x0, on);
+      putPair<1>(D + 8 * k + 16, x1, on);
     }
     return;
   }
@@ -2176,18 +2194,42 @@ void wideCmp(Ctx& c, const DInst& d) {
   storeRelation(c, d, en, res);
 }
 #if defined(__SSE2__)
-// Bit k set where the qword of lane k at p equals y: two lanes per 16 bytes,
-// each dword compared, a lane equal where both of its dwords are.
-template <unsigned N>
-inline uint32_t equalBits64(const uint8_t* p, uint64_t y) {
+// Two lanes' bits (bit 0 lane k, bit 1 lane k+1) where the qword of a is less
+// than b's, signed or unsigned (T): the sign bit of an expression of a, b and
+// a - b (Hacker's Delight 2-12) in each lane, which SSE2's 64-bit subtraction gives.
+template <class T>
+inline unsigned lessBits2(__m128i a, __m128i b) {
+  const __m128i d = _mm_sub_epi64(a, b), x = _mm_xor_si128(a, b);
+  const __m128i s = std::is_signed_v<T>
+                        ? _mm_xor_si128(d, _mm_and_si128(x, _mm_xor_si128(d, a)))       // (a - b) ^ ((a ^ b) & ((a - b) ^ a))
+                        : _mm_or_si128(_mm_andnot_si128(a, b), _mm_andnot_si128(x, d));  // (~a & b) | (~(a ^ b) & (a - b))
+  return static_cast<unsigned>(_mm_movemask_pd(_mm_castsi128_pd(s)));
+}
+inline unsigned equalBits2(__m128i a, __m128i b) {
+  const __m128i e = _mm_cmpeq_epi32(a, b);
+  return static_cast<unsigned>(_mm_movemask_pd(_mm_castsi128_pd(_mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1))))));
+}
+// relop's bits of N qword lanes at A and at B (or each y: OneB), two at a time.
+template <class T, unsigned N, bool OneB>
+inline uint32_t relationBits64(unsigned relop, const uint8_t* A, const uint8_t* B, uint64_t y) {
   const __m128i yy = _mm_set1_epi64x(static_cast<long long>(y));
-  uint32_t r = 0;
-  for (unsigned k = 0; k < N; k += 2) {
-    const __m128i e = _mm_cmpeq_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 8 * k)), yy);
-    const __m128i both = _mm_and_si128(e, _mm_shuffle_epi32(e, _MM_SHUFFLE(2, 3, 0, 1)));
-    r |= static_cast<uint32_t>(_mm_movemask_pd(_mm_castsi128_pd(both))) << k;
+  auto each = [&](auto bits2) {
+    uint32_t r = 0;
+    for (unsigned k = 0; k < N; k += 2) {
+      const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(A + 8 * k));
+      const __m128i b = OneB ? yy : _mm_loadu_si128(reinterpret_cast<const __m128i*>(B + 8 * k));
+      r |= bits2(a, b) << k;
+    }
+    return r;
+  };
+  switch (relop) {  // (CMP page's relations; the inverse ones' bits past N are dropped by storeRelation)
+    case 0: return each(equalBits2);
+    case 1: return ~each(equalBits2);
+    case 2: return each([](__m128i a, __m128i b) { return lessBits2<T>(b, a); });
+    case 3: return ~each(lessBits2<T>);
+    case 4: return each(lessBits2<T>);
+    default: return ~each([](__m128i a, __m128i b) { return lessBits2<T>(b, a); });
   }
-  return r;
 }
 #endif
 // wideCmp where the lanes are in place: a Contig Q or UQ src0, src1 the same
@@ -2202,16 +2244,10 @@ void wideCmpDirect(Ctx& c, const DInst& d) {
   const uint8_t* A = regs + d.src[0].off[0];
   const uint8_t* B = regs + d.src[1].off[0];
   uint64_t y = 0;
-  if constexpr (OneB) {
-    y = oneLane64(c, d, 1);
+  if constexpr (OneB) y = oneLane64(c, d, 1);
 #if defined(__SSE2__)
-    if constexpr (N % 2 == 0)
-      if (d.relop <= 1) {  // eq, ne: equal bits (the same in either signedness)
-        const uint32_t eq = equalBits64<N>(A, y);
-        return storeRelation(c, d, en, d.relop == 0 ? eq : ~eq);  // (storeRelation keeps the enabled lanes)
-      }
+  if constexpr (N % 2 == 0) return storeRelation(c, d, en, relationBits64<T, N, OneB>(d.relop, A, B, y));
 #endif
-  }
   const uint32_t res = withRelation(d.relop, [&](auto rel) {
     uint32_t r = 0;
     for (unsigned k = 0; k < N; ++k)
@@ -2247,8 +2283,10 @@ inline Q2 wideShift2(Q2 a, Q2 b, unsigned sm) {
 // applyMods on two lanes.
 inline Q2 applyMods2(Q2 x, WideMods m) {
   using I2 = int64_t __attribute__((vector_size(16)));
-  const Q2 sign = Q2{m.absOn, m.absOn} & reinterpret_cast<Q2>(reinterpret_cast<I2>(x) >> 63);
-  x = (x ^ sign) - sign;
+  if (m.absOn) {  // (a branch the same for every pair: SSE2 has no 64-bit arithmetic shift to spare)
+    const Q2 sign = reinterpret_cast<Q2>(reinterpret_cast<I2>(x) >> 63);
+    x = (x ^ sign) - sign;
+  }
   return (x ^ Q2{m.negOn, m.negOn}) - Q2{m.negOn, m.negOn};
 }
 // (Mods: as wideDirect's)
@@ -2265,11 +2303,10 @@ void wideInPlace(Ctx& c, const DInst& d) {
   uint64_t y = 0;
   if constexpr (two && OneB) y = oneLane64(c, d, 1);
   const unsigned sm = d.shiftMask, s = static_cast<unsigned>(y) & sm;
-  const bool all = en == execMaskBits(N);
   [[maybe_unused]] WideMods ma, mb;
   if constexpr (Mods & 1) ma = wideMods(d.src[0]);
   if constexpr (Mods & 2) mb = wideMods(d.src[1]);
-  auto pair = [&]<unsigned H>(unsigned k, V4 on) {
+  forEachPair<N>(en, [&]<unsigned H, bool All>(unsigned k, V4 on) {
     const unsigned at = 8 * k + 16 * H;
     Q2 a, b = {y, y};
     std::memcpy(&a, A + at, 16);
@@ -2281,13 +2318,8 @@ void wideInPlace(Ctx& c, const DInst& d) {
     Q2 r;
     if constexpr (!OneB && (Op == Opcode::SHL || Op == Opcode::SHR)) r = wideShift2<Op>(a, b, sm);
     else r = wideOp2<Op>(a, b, s, sm);
-    putPair<H>(D + at, r, on, all);
-  };
-  for (unsigned k = 0; k < N; k += 4) {
-    const V4 on = laneMask4(en >> k);
-    pair.template operator()<0>(k, on);
-    pair.template operator()<1>(k, on);
-  }
+    putPair<H, All>(D + at, r, on);
+  });
 }
 template <unsigned N, bool OneA, bool OneB, bool Mods>
 void wideSelInPlace(Ctx& c, const DInst& d) {
@@ -2300,9 +2332,8 @@ void wideSelInPlace(Ctx& c, const DInst& d) {
   uint64_t x = 0, y = 0;
   if constexpr (OneA) x = oneLane64(c, d, 0);
   if constexpr (OneB) y = oneLane64(c, d, 1);
-  const bool all = sl.en == execMaskBits(N);
   const WideMods ma = wideMods(d.src[0]), mb = wideMods(d.src[1]);
-  auto pair = [&]<unsigned H>(unsigned k, V4 on, V4 pick) {
+  forEachPair<N>(sl.en, [&]<unsigned H, bool All>(unsigned k, V4 on) {
     const unsigned at = 8 * k + 16 * H;
     Q2 a = {x, x}, b = {y, y};
     if constexpr (!OneA) {
@@ -2313,14 +2344,9 @@ void wideSelInPlace(Ctx& c, const DInst& d) {
       std::memcpy(&b, B + at, 16);
       if constexpr (Mods) b = applyMods2(b, mb);
     }
-    const Q2 p = reinterpret_cast<Q2>(pairMask<H>(pick));  // (the predicate: src0 where set, SEL page)
-    putPair<H>(D + at, (a & p) | (b & ~p), on, all);
-  };
-  for (unsigned k = 0; k < N; k += 4) {
-    const V4 on = laneMask4(sl.en >> k), pick = laneMask4(sl.p >> k);
-    pair.template operator()<0>(k, on, pick);
-    pair.template operator()<1>(k, on, pick);
-  }
+    const Q2 p = reinterpret_cast<Q2>(pairMask<H>(laneMask4(sl.p >> k)));  // (the predicate: src0 where set, SEL page)
+    putPair<H, All>(D + at, (a & p) | (b & ~p), on);
+  });
 }
 // H<Op, N, OneB, Mods>::fn of a 64-bit form (wideDirect, wideInPlace) for op.
 // With a modifier on a region: ADD, MUL and MOV alone (the others take wideAlu).

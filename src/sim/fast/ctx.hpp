@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -19,6 +20,10 @@
 #include "sim/fast/program.hpp"
 #include "sim/sem/sem.hpp"
 #include "visakit/sim.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace visakit::sim {
 
@@ -61,6 +66,43 @@ struct ThreadState : RefThread {
     std::swap(ownScratch, o.ownScratch);
     std::swap(scratchBase, o.scratchBase);
     std::swap(scratchSize, o.scratchSize);
+  }
+
+  // pickNext's scan (lanes.hpp): the waiting lanes whose PC is `pc`, and in
+  // `next` the smallest PC of the other waiting lanes (kNoPc: none); with
+  // more than a few lanes waiting, four lanes at a time.
+  uint32_t lanesAt(uint32_t pc, uint32_t& next) const {
+    uint32_t lanes = 0;
+#if defined(__SSE2__)
+    if (std::popcount(waiting) > 6) {
+      // (unsigned order as signed order of the values with their sign bits flipped)
+      const __m128i flip = _mm_set1_epi32(std::numeric_limits<int32_t>::min()), at = _mm_set1_epi32(static_cast<int>(pc));
+      const __m128i bit = _mm_set_epi32(8, 4, 2, 1), none = _mm_set1_epi32(std::numeric_limits<int32_t>::max());
+      __m128i best = none;  // (kNoPc flipped)
+      for (unsigned k = 0; k < 32; k += 4) {
+        const __m128i w = _mm_set1_epi32(static_cast<int>((waiting >> k) & 15));
+        const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(w, bit), bit);
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanePc.data() + k));
+        const __m128i here = _mm_and_si128(_mm_cmpeq_epi32(v, at), on);
+        lanes |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(here))) << k;
+        const __m128i other = _mm_andnot_si128(here, on);
+        const __m128i f = _mm_or_si128(_mm_and_si128(other, _mm_xor_si128(v, flip)), _mm_andnot_si128(other, none));
+        const __m128i lt = _mm_cmplt_epi32(f, best);
+        best = _mm_or_si128(_mm_and_si128(lt, f), _mm_andnot_si128(lt, best));
+      }
+      alignas(16) int32_t m[4];
+      _mm_store_si128(reinterpret_cast<__m128i*>(m), best);
+      next = static_cast<uint32_t>(std::min(std::min(m[0], m[1]), std::min(m[2], m[3]))) ^ 0x80000000u;
+      return lanes;
+    }
+#endif
+    for (uint32_t w = waiting; w;) {
+      const unsigned l = static_cast<unsigned>(std::countr_zero(w));
+      w &= w - 1;
+      if (lanePc[l] == pc) lanes |= 1u << l;
+      else next = std::min(next, lanePc[l]);
+    }
+    return lanes;
   }
 };
 
