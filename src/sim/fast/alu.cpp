@@ -844,10 +844,12 @@ bool pairLanes(const DOperand& o, unsigned exec, uint32_t regBytes) {
 }
 // The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
 // its modifier already set (fastMod).
+// Lane k's 32 bits of an immediate source (k < 8: a packed vector's period), its modifier applied.
+uint32_t imm32Of(const DOperand& o, unsigned k) { return mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type)); }
 void setLoad32(DOperand& o, unsigned exec, uint32_t regBytes) {
   if (o.kind == DOperand::Kind::Imm) {
     o.load32 = DOperand::Load32::Imm;
-    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type));
+    for (unsigned k = 0; k < 8; ++k) o.imm32[k] = imm32Of(o, k);
     return;
   }
   if (typeSize(o.type) != 4) {
@@ -1491,9 +1493,13 @@ void denseAlu(Ctx& c, const DInst& d) {
   denseBody<Op, Float, N, ScalarB>(c, d);
 }
 
+// How vecCmp compares integer lanes by their values (E13), as their 32-bit
+// extensions say: both signed, as int32; both unsigned, as uint32; else each
+// extended to int64 by its own signedness (cmpSign).
+enum class CmpSign : uint8_t { Signed, Unsigned, Mixed };
 // CMP with a predicate destination and sources of at most 32 bits: integers
-// compared by their mathematical values (64-bit), F as floats (NaN unordered).
-template <bool Float, unsigned N>
+// compared by their mathematical values (S), F as floats (NaN unordered).
+template <bool Float, unsigned N, CmpSign S = CmpSign::Signed>
 void vecCmp(Ctx& c, const DInst& d) {
   uint32_t en = chEn(c, d);
   c.lanes += laneCountOf<N>(en);
@@ -1506,25 +1512,21 @@ void vecCmp(Ctx& c, const DInst& d) {
     std::memcpy(x, a, sizeof x);
     std::memcpy(y, b, sizeof y);
     res = relationBits<float, N>(d.relop, x, y);
+  } else if constexpr (S == CmpSign::Signed) {
+    int32_t x[N], y[N];
+    std::memcpy(x, a, sizeof x);
+    std::memcpy(y, b, sizeof y);
+    res = relationBits<int32_t, N>(d.relop, x, y);
+  } else if constexpr (S == CmpSign::Unsigned) {
+    res = relationBits<uint32_t, N>(d.relop, a, b);
   } else {
-    // The values as their 32-bit extensions say: both signed, int32; both
-    // unsigned, uint32; else each extended to int64 by its own signedness.
     const bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
-    if (s0 && s1) {
-      int32_t x[N], y[N];
-      std::memcpy(x, a, sizeof x);
-      std::memcpy(y, b, sizeof y);
-      res = relationBits<int32_t, N>(d.relop, x, y);
-    } else if (!s0 && !s1) {
-      res = relationBits<uint32_t, N>(d.relop, a, b);
-    } else {
-      int64_t x[N], y[N];
-      for (unsigned k = 0; k < N; ++k) {
-        x[k] = value32(s0, a[k]);
-        y[k] = value32(s1, b[k]);
-      }
-      res = relationBits<int64_t, N>(d.relop, x, y);
+    int64_t x[N], y[N];
+    for (unsigned k = 0; k < N; ++k) {
+      x[k] = value32(s0, a[k]);
+      y[k] = value32(s1, b[k]);
     }
+    res = relationBits<int64_t, N>(d.relop, x, y);
   }
   setPredBits(c, d, en, res);
 }
@@ -1771,10 +1773,30 @@ template <Opcode, bool Float, unsigned N>
 struct MadH {
   static constexpr Handler fn = madAlu<Float, N>;
 };
-template <Opcode, bool Float, unsigned N>
-struct CmpH {
-  static constexpr Handler fn = vecCmp<Float, N>;
+template <CmpSign S>
+struct CmpOf {
+  template <Opcode, bool Float, unsigned N>
+  struct H {
+    static constexpr Handler fn = vecCmp<Float, N, S>;
+  };
 };
+// vecCmp's CmpSign for integer sources (fastIntSrc'd). An immediate whose
+// lanes' values are in 0 .. 2^31 - 1 is the same value signed or unsigned:
+// it takes the other source's signedness.
+CmpSign cmpSign(const DInst& d) {
+  bool s0 = isSignedInt(d.src[0].type), s1 = isSignedInt(d.src[1].type);
+  auto either = [](const DOperand& o) {
+    if (o.kind != DOperand::Kind::Imm) return false;
+    for (unsigned k = 0; k < 8; ++k)
+      if (imm32Of(o, k) >= 0x80000000u) return false;
+    return true;
+  };
+  if (s0 != s1) {
+    if (either(d.src[1])) s1 = s0;
+    else if (either(d.src[0])) s0 = s1;
+  }
+  return s0 && s1 ? CmpSign::Signed : !s0 && !s1 ? CmpSign::Unsigned : CmpSign::Mixed;
+}
 
 Handler pickFastShape(DInst& d, Opcode op, int nsrc);
 
@@ -1848,12 +1870,16 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0], op) || !fastFltSrc(d.src[1], op)) return nullptr;
       if (d.exec == 1) return scalarCmp(d).first;
       if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<true>;
-      return byExec<CmpH, Opcode::CMP, true>(d.exec);
+      return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, true>(d.exec);
     }
     if (!fastIntSrc(d.src[0], op) || !fastIntSrc(d.src[1], op)) return nullptr;
     if (d.exec == 1) return scalarCmp(d).first;
     if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<false>;
-    return byExec<CmpH, Opcode::CMP, false>(d.exec);
+    switch (cmpSign(d)) {
+      case CmpSign::Signed: return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, false>(d.exec);
+      case CmpSign::Unsigned: return byExec<CmpOf<CmpSign::Unsigned>::H, Opcode::CMP, false>(d.exec);
+      default: return byExec<CmpOf<CmpSign::Mixed>::H, Opcode::CMP, false>(d.exec);
+    }
   }
   if (d.dst.kind != DOperand::Kind::Reg || d.dst.mod != Mod::None) return nullptr;
   if (d.floatDomain) {
