@@ -1120,19 +1120,31 @@ struct DivModH {
 // ASR page on integers of at most 32 bits without modifiers or .sat: src0's
 // value (E13: a signed source's sign fills) shifted right by the count's low 5
 // bits (ops::Asr; DInst::shiftMask is 31 for these destinations), the
-// destination taking the low bits.
-template <unsigned N>
+// destination taking the low bits: those of the 32-bit extension shifted
+// (Signed: src0 is). OneB: the count is one value (a loop the compiler
+// vectorises).
+template <unsigned N, bool Signed, bool OneB>
 void vecAsr(Ctx& c, const DInst& d) {
   onLanes32<N, 2>(c, d, [&](uint32_t (&v)[2][N], uint32_t en, unsigned lanes) {
-    const bool s0 = isSignedInt(d.src[0].type);
     uint32_t r[N];
-    for (unsigned k = 0; k < N; ++k) r[k] = static_cast<uint32_t>(value32(s0, v[0][k]) >> (v[1][k] & 31));
+    auto shift = [](uint32_t a, unsigned s) {
+      return Signed ? static_cast<uint32_t>(static_cast<int32_t>(a) >> s) : a >> s;
+    };
+    if constexpr (OneB) {
+      const unsigned s = v[1][0] & 31;
+      for (unsigned k = 0; k < N; ++k) r[k] = shift(v[0][k], s);
+    } else {
+      for (unsigned k = 0; k < N; ++k) r[k] = shift(v[0][k], v[1][k] & 31);
+    }
     storeLanes<N>(c, d, en, lanes, r);
   });
 }
-template <Opcode, bool, unsigned N>
-struct AsrH {
-  static constexpr Handler fn = vecAsr<N>;
+template <bool Signed, bool OneB>
+struct AsrOf {
+  template <Opcode, bool, unsigned N>
+  struct H {
+    static constexpr Handler fn = vecAsr<N, Signed, OneB>;
+  };
 };
 
 // MADW page on integers of at most 32 bits without modifiers: the exact
@@ -1862,6 +1874,13 @@ Handler pickCarry(DInst& d, Opcode op) {
   return op == Opcode::SUBB ? byExec<CarryH, Opcode::SUBB, false>(d.exec) : byExec<CarryH, Opcode::ADDC, false>(d.exec);
 }
 
+// vecAsr for src0's signedness and src1's shape.
+Handler pickAsr(const DInst& d) {
+  const bool s = isSignedInt(d.src[0].type), one = oneValue(d.src[1]);
+  if (s) return one ? byExec<AsrOf<true, true>::H, Opcode::ASR, false>(d.exec) : byExec<AsrOf<true, false>::H, Opcode::ASR, false>(d.exec);
+  return one ? byExec<AsrOf<false, true>::H, Opcode::ASR, false>(d.exec) : byExec<AsrOf<false, false>::H, Opcode::ASR, false>(d.exec);
+}
+
 Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;
   if (op == Opcode::CMP) {
@@ -1936,7 +1955,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     case Opcode::SUBB: return pickCarry(d, op);
     case Opcode::BFN: return byExec<Alu3H, Opcode::BFN, false>(d.exec);
     case Opcode::MADW: return d.hiOff ? byExec<MadwH, Opcode::MADW, false>(d.exec) : nullptr;
-    case Opcode::ASR: return byExec<AsrH, Opcode::ASR, false>(d.exec);
+    case Opcode::ASR: return pickAsr(d);
     case Opcode::DIV: return byExec<DivModH, Opcode::DIV, false>(d.exec);
     case Opcode::MOD: return byExec<DivModH, Opcode::MOD, false>(d.exec);
     case Opcode::LZD: return byExec<UnaryH, Opcode::LZD, false>(d.exec);
