@@ -1820,6 +1820,7 @@ Handler pickDenseOp(DInst& d, int nsrc) {
     d.fusedFn = byExec<H, Op, Float, Form::Fused>(d.exec);
     d.mergedFn = byExec<H, Op, Float, Form::Merged>(d.exec);
     d.allOnFn = byExec<H, Op, Float, Form::AllOn>(d.exec);
+    d.halvesFn = d.exec == 16 ? H<Op, Float, 32>::fn : nullptr;
     return byExec<H, Op, Float>(d.exec);
   };
   switch (denseShape(d, nsrc)) {

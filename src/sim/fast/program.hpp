@@ -79,6 +79,9 @@ struct DInst {
   Handler lanesFn = nullptr;   // GATHER_SCALED: the fused form of a merged lanes run (formRuns)
   Handler checkedLanesFn = nullptr;  // lanesFn with --check observers attached
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
+  // A dense ALU instruction of exec_size 16: its handler at exec_size 32, for
+  // it and the next instruction as the two halves of one SIMD32 (formRuns).
+  Handler halvesFn = nullptr;
   // fn's work when ChEn is known to be every lane (runStraight); nullptr: none.
   Handler allOnFn = nullptr;
   uint8_t runLen = 1;

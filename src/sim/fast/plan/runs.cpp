@@ -4,7 +4,8 @@
 // channel enables run in one call (DInst::runLen, fusedRun); where their
 // operands continue each other, as one merged run (mergedRun, mergedDense,
 // mergedLanes), only where no instruction writes what a later one of the run
-// reads first. Also: the observing handlers under --check, the prefetch lists
+// reads first; the two SIMD16 halves of a SIMD32 dense ALU instruction as
+// that instruction at exec_size 32 (halvesOfOne). Also: the observing handlers under --check, the prefetch lists
 // kept for DRAM surfaces, and what the straight-line loop calls (stepFn).
 #include "sim/fast/ctx.hpp"
 #include "sim/fast/plan/plan.hpp"
@@ -34,6 +35,19 @@ bool mergeableDense(const Program& p, size_t i, size_t j) {
     }
   }
   return true;
+}
+
+// Instructions i and i + 1 as the halves of one SIMD32 dense ALU instruction
+// (IGC's SIMD32 code: lanes 0-15, then 16-31 of variables declared one after
+// the other): one dense handler, exec_size 16 at mask offsets 0 and 16, the
+// same NoMask and no predicate, operands that continue each other
+// (mergeableDense, so the second half reads nothing the first writes before
+// it is read, as one loop over 32 lanes in order does).
+bool halvesOfOne(const Program& p, size_t i) {
+  if (i + 1 >= p.code.size()) return false;
+  const DInst &h = p.code[i], &e = p.code[i + 1];
+  return h.halvesFn && e.fn == h.fn && h.exec == 16 && e.exec == 16 && h.maskOff == 0 && e.maskOff == 16 &&
+         h.noMask == e.noMask && !h.predId && !e.predId && mergeableDense(p, i, i + 2);
 }
 
 // A run [i, j) of GATHER_SCALED.4 with lane addresses (ctx.hpp, mergedLanes):
@@ -98,6 +112,12 @@ void formRuns(Program& p, const std::vector<Space>& spaces, bool check) {
   };
   for (size_t i = 0; i < p.code.size();) {
     DInst& h = p.code[i];
+    if (halvesOfOne(p, i)) {  // (the handler at exec_size 32: ChEn of lanes 0-31 from mask offset 0)
+      h.runLen = 2;
+      h.fusedFn = h.halvesFn;
+      i += 2;
+      continue;
+    }
     size_t j = i + 1;
     if (fusable(h))
       while (j < p.code.size() && j - i < 255 && p.code[j].fn == h.fn && sameEnables(p.code[j], h) && fusable(p.code[j])) ++j;
