@@ -27,6 +27,20 @@ inline void park(State& t, uint32_t lanes, uint32_t pc) {
   if (pc < t.waitMin) t.waitMin = pc;
 }
 
+// The waiting lanes whose PC is `pc`; the smallest PC of the other waiting
+// lanes into `next` (kept if none is smaller).
+template <class Pcs>
+inline uint32_t lanesAtPlain(const Pcs& lanePc, uint32_t waiting, uint32_t pc, uint32_t& next) {
+  uint32_t lanes = 0;
+  for (uint32_t w = waiting; w;) {
+    const unsigned l = static_cast<unsigned>(std::countr_zero(w));
+    w &= w - 1;
+    if (lanePc[l] == pc) lanes |= 1u << l;
+    else next = std::min(next, lanePc[l]);
+  }
+  return lanes;
+}
+
 // Runs the parked lanes with the smallest PC; the thread is done when none is left.
 template <class State>
 void pickNext(State& t, uint32_t end) {
@@ -36,17 +50,9 @@ void pickNext(State& t, uint32_t end) {
       t.done = true;
       return;
     }
-    uint32_t pc = t.waitMin, lanes = 0, next = kNoPc;
-    if constexpr (requires { t.lanesAt(pc, next); }) {
-      lanes = t.lanesAt(pc, next);  // (the fast tier's state scans four lanes at a time)
-    } else {
-      for (uint32_t w = t.waiting; w;) {
-        unsigned l = static_cast<unsigned>(std::countr_zero(w));
-        w &= w - 1;
-        if (t.lanePc[l] == pc) lanes |= 1u << l;
-        else next = std::min(next, t.lanePc[l]);
-      }
-    }
+    uint32_t pc = t.waitMin, lanes, next = kNoPc;
+    if constexpr (requires { t.lanesAt(pc, next); }) lanes = t.lanesAt(pc, next);  // (the fast tier's state: four lanes at a time)
+    else lanes = lanesAtPlain(t.lanePc, t.waiting, pc, next);
     t.waiting &= ~lanes;
     t.waitMin = next;
     if (pc >= end) continue;  // parked at the end: finished

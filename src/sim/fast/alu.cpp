@@ -719,7 +719,7 @@ template <unsigned H>
 inline V4 pairMask(V4 on) {
   return H == 0 ? __builtin_shufflevector(on, on, 0, 0, 1, 1) : __builtin_shufflevector(on, on, 2, 2, 3, 3);
 }
-// Two 64-bit lanes of D get r where their bits of `on` are set (all: every lane on).
+// Two 64-bit lanes of D get r where their bits of `on` are set (All: every lane on).
 template <unsigned H, bool All = false>
 inline void putPair(uint8_t* D, Q2 r, V4 on) {
   if constexpr (All) std::memcpy(D, &r, 16);
@@ -842,10 +842,10 @@ bool pairLanes(const DOperand& o, unsigned exec, uint32_t regBytes) {
     if (o.off[k] != o.off[0] + 8 * k) return false;
   return true;
 }
-// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
-// its modifier already set (fastMod).
 // Lane k's 32 bits of an immediate source (k < 8: a packed vector's period), its modifier applied.
 uint32_t imm32Of(const DOperand& o, unsigned k) { return mod32(o.mod32, ext32(o.imm[k % o.immPeriod], o.type)); }
+// The Load32 view of a source the vector handlers take (fastIntSrc / fastFltSrc),
+// its modifier already set (fastMod).
 void setLoad32(DOperand& o, unsigned exec, uint32_t regBytes) {
   if (o.kind == DOperand::Kind::Imm) {
     o.load32 = DOperand::Load32::Imm;
@@ -1890,7 +1890,7 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0], op) || !fastFltSrc(d.src[1], op)) return nullptr;
       if (d.exec == 1) return scalarCmp(d).first;
       if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<true>;
-      return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, true>(d.exec);
+      return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, true>(d.exec);  // (F: the sign is not read)
     }
     if (!fastIntSrc(d.src[0], op) || !fastIntSrc(d.src[1], op)) return nullptr;
     if (d.exec == 1) return scalarCmp(d).first;

@@ -68,13 +68,12 @@ struct ThreadState : RefThread {
     std::swap(scratchSize, o.scratchSize);
   }
 
-  // pickNext's scan (lanes.hpp): the waiting lanes whose PC is `pc`, and in
-  // `next` the smallest PC of the other waiting lanes (kNoPc: none); with
-  // more than a few lanes waiting, four lanes at a time.
+  // pickNext's scan (lanes.hpp, lanesAtPlain) with next = kNoPc; with more
+  // than a few lanes waiting, four lanes at a time.
   uint32_t lanesAt(uint32_t pc, uint32_t& next) const {
-    uint32_t lanes = 0;
 #if defined(__SSE2__)
     if (std::popcount(waiting) > 6) {
+      uint32_t lanes = 0;
       // (unsigned order as signed order of the values with their sign bits flipped)
       const __m128i flip = _mm_set1_epi32(std::numeric_limits<int32_t>::min()), at = _mm_set1_epi32(static_cast<int>(pc));
       const __m128i bit = _mm_set_epi32(8, 4, 2, 1), none = _mm_set1_epi32(std::numeric_limits<int32_t>::max());
@@ -96,13 +95,7 @@ struct ThreadState : RefThread {
       return lanes;
     }
 #endif
-    for (uint32_t w = waiting; w;) {
-      const unsigned l = static_cast<unsigned>(std::countr_zero(w));
-      w &= w - 1;
-      if (lanePc[l] == pc) lanes |= 1u << l;
-      else next = std::min(next, lanePc[l]);
-    }
-    return lanes;
+    return lanesAtPlain(lanePc, waiting, pc, next);
   }
 };
 

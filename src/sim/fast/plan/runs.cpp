@@ -5,8 +5,9 @@
 // operands continue each other, as one merged run (mergedRun, mergedDense,
 // mergedLanes), only where no instruction writes what a later one of the run
 // reads first; the two SIMD16 halves of a SIMD32 dense ALU instruction as
-// that instruction at exec_size 32 (halvesOfOne). Also: the observing handlers under --check, the prefetch lists
-// kept for DRAM surfaces, and what the straight-line loop calls (stepFn).
+// that instruction at exec_size 32 (halvesOfOne). Also: the observing
+// handlers under --check, the prefetch lists kept for DRAM surfaces, and what
+// the straight-line loop calls (stepFn).
 #include "sim/fast/ctx.hpp"
 #include "sim/fast/plan/plan.hpp"
 
