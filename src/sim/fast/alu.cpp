@@ -725,9 +725,17 @@ inline void putPair(uint8_t* D, Q2 r, V4 on) {
   if constexpr (All) std::memcpy(D, &r, 16);
   else blend4(D, reinterpret_cast<V4>(r), pairMask<H>(on));
 }
-// pair.template operator()<H, All>(k, on) for lanes k, k+1 (H = 0) and k+2,
-// k+3 (H = 1) of every four of N, on their enables (laneMask4); with every
-// lane enabled (All) its own loop, which needs no masks.
+// pair.template operator()<H, false>(k, on) for lanes k, k+1 (H = 0) and
+// k+2, k+3 (H = 1) of every four of N, on their enables (laneMask4).
+template <unsigned N, class P>
+inline void forEachPairSome(uint32_t en, P pair) {
+  for (unsigned k = 0; k < N; k += 4) {
+    const V4 on = laneMask4(en >> k);
+    pair.template operator()<0, false>(k, on);
+    pair.template operator()<1, false>(k, on);
+  }
+}
+// forEachPairSome, but with every lane enabled its own loop (All), which needs no masks.
 template <unsigned N, class P>
 inline void forEachPair(uint32_t en, P pair) {
   if (en == execMaskBits(N)) {
@@ -737,11 +745,7 @@ inline void forEachPair(uint32_t en, P pair) {
     }
     return;
   }
-  for (unsigned k = 0; k < N; k += 4) {
-    const V4 on = laneMask4(en >> k);
-    pair.template operator()<0, false>(k, on);
-    pair.template operator()<1, false>(k, on);
-  }
+  forEachPairSome<N>(en, pair);
 }
 
 template <unsigned N, class S>
@@ -2085,16 +2089,12 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
   if (lanes <= N / 2)  // (few lanes: each on its own)
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
   uint8_t* D = regs + d.dst.off[0];
-  if constexpr (N % 4 == 0) {  // two lanes at a time, as the in-place forms write them (putPair)
-    for (unsigned k = 0; k < N; k += 4) {
-      const V4 on = laneMask4(en >> k);
-      Q2 x0, x1;
-      std::memcpy(&x0, r + k, 16);
-      std::memcpy(&x1, r + k + 2, 16);
-      putPair<0>(D + 8 * k, x0, on);
-      putPair<1>(D + 8 * k + 16, x1, on);
-    }
-    return;
+  if constexpr (N % 4 == 0) {  // two lanes at a time, as the in-place forms write them
+    return forEachPairSome<N>(en, [&]<unsigned H, bool>(unsigned k, V4 on) {
+      Q2 x;
+      std::memcpy(&x, r + k + 2 * H, 16);
+      putPair<H>(D + 8 * k + 16 * H, x, on);
+    });
   }
   uint64_t v[N];
   copyFixed<sizeof v>(v, D);
