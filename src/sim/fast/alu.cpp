@@ -2771,7 +2771,8 @@ void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   d.nearFn = d.viaRef ? nullptr : d.fn;
   d.viaRef = false;
   d.fn = floatFormOf<true>(inst.op, d.dst.type);
-  d.fusedFn = d.mergedFn = d.allOnFn = d.cmpJmpFn = nullptr;
+  d.dropForms();
+  d.cmpJmpFn = nullptr;
 }
 
 }  // namespace visakit::sim

@@ -84,6 +84,9 @@ struct DInst {
   Handler halvesFn = nullptr;
   // fn's work when ChEn is known to be every lane (runStraight); nullptr: none.
   Handler allOnFn = nullptr;
+  // fn replaced by a handler that is not of its family (folded, a mode-reading
+  // form): the forms above are no longer its work.
+  void dropForms() { fusedFn = mergedFn = lanesFn = checkedLanesFn = checkedFusedFn = halvesFn = allOnFn = nullptr; }
   uint8_t runLen = 1;
   // The straight-line loop (dispatch.cpp) calls stepFn (fn, or fusedFn for a
   // run) and moves on past the run and the folded instructions after it

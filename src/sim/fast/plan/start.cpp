@@ -135,7 +135,7 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   };
   auto doFold = [&](DInst& d) {
     d.fn = execFolded;
-    d.fusedFn = d.mergedFn = d.allOnFn = nullptr;
+    d.dropForms();
     d.folded = true;
     out.foldedLanes += d.exec;  // every lane is on (NoMask, unpredicated)
   };
