@@ -246,10 +246,6 @@ FltStore pickFltStore(const DOperand& o) {
 
 // ---------------------------------------------------------------- operations
 
-// A source that is one value for every lane: a broadcast, or an immediate that is not a packed vector.
-inline bool oneValue(const DOperand& o) {
-  return o.shape == DOperand::Shape::Bcast || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
-}
 
 // The operation of each opcode: its functor in sem/ops.hpp (one semantics per
 // operation, shared with the reference tier).
@@ -495,14 +491,16 @@ struct SelLanes {
   unsigned lanes = 0;
   uint32_t p = 0;
 };
+// (N lanes from the mask offset: the halves of a SIMD32 SEL run as one, formRuns)
 template <unsigned N>
 inline SelLanes selLanes(Ctx& c, const DInst& d) {
+  constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
   SelLanes s;
-  s.en = selMask(c, d);
+  s.en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (!s.en) return s;
   s.lanes = laneCountOf<N>(s.en);
   c.lanes += s.lanes;
-  s.p = selChoice(c, d);
+  s.p = d.predId ? predMask(c, d, all) : all;
   return s;
 }
 // Lane k's choice of a (bit k of p set) or b, without a branch: predicates follow the data.
@@ -2328,9 +2326,15 @@ inline Q2 wideShift2(Q2 a, Q2 b, unsigned sm) {
 }
 // applyMods on two lanes.
 inline Q2 applyMods2(Q2 x, WideMods m) {
-  using I2 = int64_t __attribute__((vector_size(16)));
-  if (m.absOn) {  // (a branch the same for every pair: SSE2 has no 64-bit arithmetic shift to spare)
+  if (m.absOn) {  // (a branch the same for every pair)
+#if defined(__SSE2__)
+    // (each qword's sign from its high dword's: SSE2 has no 64-bit arithmetic shift)
+    const Q2 sign = reinterpret_cast<Q2>(
+        _mm_srai_epi32(_mm_shuffle_epi32(reinterpret_cast<__m128i>(x), _MM_SHUFFLE(3, 3, 1, 1)), 31));
+#else
+    using I2 = int64_t __attribute__((vector_size(16)));
     const Q2 sign = reinterpret_cast<Q2>(reinterpret_cast<I2>(x) >> 63);
+#endif
     x = (x ^ sign) - sign;
   }
   return (x ^ Q2{m.negOn, m.negOn}) - Q2{m.negOn, m.negOn};
@@ -2443,6 +2447,19 @@ Handler directByExec(unsigned exec, F pick) {
     else return nullptr;
   });
 }
+// directByExec for a form whose lanes are each read and written in lane
+// order (the in-place forms) or that writes a predicate alone (wideCmpDirect):
+// at exec_size 16, also its 32-lane handler for a SIMD32 instruction's two
+// halves (DInst::halvesFn, formRuns' wideHalves).
+template <class F>
+Handler withHalves(DInst& d, F pick) {
+  Handler h = directByExec(d.exec, pick);
+  if (h && d.exec == 16) {
+    d.halvesFn = pick.template operator()<32>();
+    d.halvesWide = true;
+  }
+  return h;
+}
 template <unsigned N, bool OneB, unsigned Mods>
 Handler inPlaceOf(Opcode op) {
   return wideOpOf<InPlaceH, N, OneB, Mods>(op);
@@ -2470,7 +2487,7 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
     // (modifiers of a source that is one value: its loader applies them)
     const bool mods = (!oneA && a.mod != Mod::None) || (!oneB && b.mod != Mod::None);
     if ((oneA || inPlace(a, d.dst, d.exec)) && (oneB || inPlace(b, d.dst, d.exec)))
-      return directByExec(d.exec, [&]<unsigned N>() -> Handler {
+      return withHalves(d, [&]<unsigned N>() -> Handler {
         if (oneA && oneB) return wideSelInPlace<N, true, true, false>;
         if (oneA) return mods ? wideSelInPlace<N, true, false, true> : wideSelInPlace<N, true, false, false>;
         if (oneB) return mods ? wideSelInPlace<N, false, true, true> : wideSelInPlace<N, false, true, false>;
@@ -2490,7 +2507,7 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
   // (a src1 that is one value: its loader applies its modifier)
   const unsigned mods = (a.mod != Mod::None ? 1 : 0) | (two && !oneB && b.mod != Mod::None ? 2 : 0);
   if (!cmp && inPlace(a, d.dst, d.exec) && (!two || oneB || inPlace(b, d.dst, d.exec)))
-    if (Handler h = directByExec(d.exec, [&]<unsigned N>() -> Handler {
+    if (Handler h = withHalves(d, [&]<unsigned N>() -> Handler {
           if (oneB) return mods ? inPlaceOf<N, true, 1>(op) : inPlaceOf<N, true, 0>(op);
           switch (mods) {
             case 0: return inPlaceOf<N, false, 0>(op);
@@ -2500,6 +2517,11 @@ Handler pickWideDirect(DInst& d, Opcode op, int nsrc, bool uq) {
           }
         }))
       return h;
+  if (cmp && !mods && d.dst.kind == DOperand::Kind::Pred)
+    return withHalves(d, [&]<unsigned N>() -> Handler {
+      if (oneB) return uq ? wideCmpDirect<true, N, true> : wideCmpDirect<false, N, true>;
+      return uq ? wideCmpDirect<true, N, false> : wideCmpDirect<false, N, false>;
+    });
   return directByExec(d.exec, [&]<unsigned N>() -> Handler {
     if (oneB) return mods ? directOf<N, true, 1>(op, uq) : directOf<N, true, 0>(op, uq);
     switch (mods) {

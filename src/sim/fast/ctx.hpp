@@ -629,29 +629,31 @@ inline bool dwordRun(const DInst& d, const Space& s, uint32_t en, const uint32_t
 }
 
 // Chapter 5 "Predication" EvaluateChEn: bit n = channel n of the instruction.
-inline uint32_t predMask(const Ctx& c, const DInst& d) {
-  uint32_t all = execMaskBits(d.exec);
+// `all`: the instruction's lanes (an instruction of exec_size N run as one of
+// 2N lanes, the SIMD32 halves of formRuns: its 2N).
+inline uint32_t predMask(const Ctx& c, const DInst& d, uint32_t all) {
   uint32_t p = (c.t.preds[d.predId] >> d.maskOff) & all;  // PMask[n] = Pred[n + offset]
   if (d.predCtl == 1) p = p ? all : 0;                     // .any
   else if (d.predCtl == 2) p = p == all ? all : 0;         // .all
   if (d.predInv) p = ~p & all;                             // combine first, then invert
   return p;
 }
+inline uint32_t predMask(const Ctx& c, const DInst& d) { return predMask(c, d, execMaskBits(d.exec)); }
 // predMask out of line: most instructions have no predicate, and inlined its
 // loads were hoisted above the test (about 15 host instructions each).
-[[gnu::noinline]] inline uint32_t predMaskOutOfLine(const Ctx& c, const DInst& d) { return predMask(c, d); }
+[[gnu::noinline]] inline uint32_t predMaskOutOfLine(const Ctx& c, const DInst& d, uint32_t all) { return predMask(c, d, all); }
 inline uint32_t chEn(const Ctx& c, const DInst& d) {
   uint32_t all = execMaskBits(d.exec);
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;  // NoMask ignores EM, not the predicate
-  if (d.predId) [[unlikely]] en &= predMaskOutOfLine(c, d);
+  if (d.predId) [[unlikely]] en &= predMaskOutOfLine(c, d, all);
   return en;
 }
-// chEn of an instruction of exec_size N.
+// chEn of an instruction of exec_size N (or of two halves run as one, formRuns: N lanes).
 template <unsigned N>
 [[gnu::always_inline]] inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
   constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
-  if (d.predId) [[unlikely]] en &= predMaskOutOfLine(c, d);
+  if (d.predId) [[unlikely]] en &= predMaskOutOfLine(c, d, all);
   return en;
 }
 

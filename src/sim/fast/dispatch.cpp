@@ -302,6 +302,16 @@ template <bool CanYield>
     }
     if ((steps & 0xffff) == 0 && sh.stop.load(std::memory_order_relaxed)) return true;
     const DInst& d = code[t.pc];
+    // A run (DInst::runLen; never yields) as the straight-line loop does it,
+    // then the rejoin at its end (advance). (Lanes park at labels and after
+    // control instructions, which no run holds; the test keeps it so.)
+    if (const unsigned r = d.runLen; r > 1 && (!t.waiting || t.waitMin >= t.pc + r) && steps + r <= maxSteps) {
+      d.fusedFn(c, d);
+      if (((steps + r - 1) ^ steps) > 0xffff && sh.stop.load(std::memory_order_relaxed)) return true;
+      steps += r - 1;
+      advance(t, t.pc + r, end);
+      continue;
+    }
     d.fn(c, d);
     if (c.yield) {  // deferred: not executed, so not counted
       c.yield = false;

@@ -60,6 +60,11 @@ struct DOperand {
   uint8_t addrShift = 31;
 };
 
+// A source that is one value for every lane: a broadcast, or an immediate that is not a packed vector.
+inline bool oneValue(const DOperand& o) {
+  return o.shape == DOperand::Shape::Bcast || (o.kind == DOperand::Kind::Imm && o.immPeriod == 1);
+}
+
 // Lane arrays for the ALU pipeline: sources are loaded into the operation's
 // domain, computed, then converted into the destination.
 using IntLoad = void (*)(const Ctx&, const DInst&, const DOperand&, i128* out);
@@ -82,6 +87,7 @@ struct DInst {
   // A dense ALU instruction of exec_size 16: its handler at exec_size 32, for
   // it and the next instruction as the two halves of one SIMD32 (formRuns).
   Handler halvesFn = nullptr;
+  bool halvesWide = false;  // halvesFn is a 64-bit form's (formRuns: wideHalves, else mergeableDense)
   // fn's work when ChEn is known to be every lane (runStraight); nullptr: none.
   Handler allOnFn = nullptr;
   // fn replaced by a handler that is not of its family (folded, a mode-reading
