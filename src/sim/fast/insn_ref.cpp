@@ -137,7 +137,10 @@ bool movBitsOperand(const RefOperand& o, unsigned exec, DOperand& out) {
   }
   out.kind = o.null ? DOperand::Kind::Null : DOperand::Kind::Reg;
   const RefThread noAddrs;  // (an indirect operand's offsets but for its address element)
-  for (unsigned k = 0; k < exec; ++k) out.off[k] = elementOffset(o, noAddrs, k);
+  uint32_t off[LaneOffsets::size()];
+  const unsigned n = std::min(std::max(exec, 1u), LaneOffsets::size());
+  for (unsigned k = 0; k < n; ++k) off[k] = elementOffset(o, noAddrs, k);
+  out.off.assign(off, n);
   if (o.kind != Operand::Kind::Indirect) return true;
   const bool vxh = o.vs == kRegionNull;  // each group of w lanes takes the next address element
   const unsigned w = o.w ? o.w : 1;
@@ -203,7 +206,7 @@ Handler addrAddFormOf(const RefInst& r, DInst& d) {
   d.src[0].imm[0] = s0.base;
   d.dst.kind = DOperand::Kind::None;
   d.dst.addrElt = static_cast<uint16_t>(o.addr);
-  for (unsigned k = 0; k < d.exec; ++k) d.dst.off[k] = k * (o.hs ? o.hs : 1u);  // (sem/exec.cpp setBits)
+  d.dst.off.assignSteps(0, o.hs ? o.hs : 1u);  // lane k's element k * hs (sem/exec.cpp setBits)
   return addrAddOf;
 }
 

@@ -67,18 +67,21 @@ DOperand decodeVector(const Program& p, const Operand& o, unsigned exec, bool ds
       // (a source's element k: row k / width at the vertical stride, column k % width at the horizontal one)
       const unsigned w = std::max(1u, val(o.region.w)), vs = val(o.region.vs), hs = val(o.region.hs);
       unsigned row = 0, col = 0;
-      for (unsigned k = 0; k < 32; ++k) {
+      const unsigned n = std::min(std::max(exec, 1u), LaneOffsets::size());
+      uint32_t off[LaneOffsets::size()];
+      for (unsigned k = 0; k < n; ++k) {
         uint32_t elt = 0;
-        if (!scalar && k < exec) {
+        if (!scalar) {
           elt = dst ? k * hs : row * vs + col * hs;
           if (++col == w) col = 0, ++row;
         }
-        d.off[k] = base + elt * ts;
+        off[k] = base + elt * ts;
       }
+      d.off.assign(off, n);
       bool contig = true, bcast = true;
-      for (unsigned k = 0; k < exec && k < 32; ++k) {
-        contig = contig && d.off[k] == base + k * ts;
-        bcast = bcast && d.off[k] == base;
+      for (unsigned k = 0; k < n; ++k) {
+        contig = contig && off[k] == base + k * ts;
+        bcast = bcast && off[k] == base;
       }
       d.shape = contig ? DOperand::Shape::Contig : bcast ? DOperand::Shape::Bcast : DOperand::Shape::Gen;
       return d;

@@ -2,6 +2,7 @@
 // operand byte offsets and types resolved, one handler per opcode and type.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <initializer_list>
@@ -24,6 +25,42 @@ struct ThreadState;
 using Handler = void (*)(Ctx&, const DInst&);
 
 
+// The byte offsets of an operand's lanes k < exec (at most 32): first + k *
+// step where they are evenly spaced (a row of a region, a broadcast), else a
+// table (a region of several rows, an indirect operand's lanes). Lanes past
+// exec have none.
+class LaneOffsets {
+ public:
+  uint32_t operator[](unsigned k) const {
+    if (k == 0) return first_;
+    return table_ ? table_[k] : first_ + k * step_;
+  }
+  static constexpr unsigned size() { return kLanes; }
+  // Lanes 0 .. n - 1 from offs.
+  void assign(const uint32_t* offs, unsigned n) {
+    first_ = offs[0];
+    step_ = n > 1 ? offs[1] - offs[0] : 0;
+    table_.reset();
+    for (unsigned k = 2; k < n; ++k)
+      if (offs[k] != first_ + k * step_) {
+        auto t = std::make_shared<uint32_t[]>(kLanes);
+        std::copy_n(offs, n, t.get());
+        table_ = std::move(t);
+        return;
+      }
+  }
+  void assignSteps(uint32_t first, uint32_t step) {
+    first_ = first;
+    step_ = step;
+    table_.reset();
+  }
+
+ private:
+  static constexpr unsigned kLanes = 32;
+  uint32_t first_ = 0, step_ = 0;
+  std::shared_ptr<const uint32_t[]> table_;
+};
+
 struct DOperand {
   enum class Kind : uint8_t { None, Reg, Imm, Pred, Null };
   // Reg, lanes < exec: Contig = off[k] = off[0] + k * type size; Bcast = all off[0]; else Gen.
@@ -36,7 +73,7 @@ struct DOperand {
   bool wholePred = false;      // mov from a predicate: the whole variable as an integer
   uint8_t predBits = 32;       // elements of the predicate variable
   uint16_t predId = 0;         // Pred: predicate variable id
-  std::array<uint32_t, 32> off{};  // Reg: byte offset of lane k in the register file
+  LaneOffsets off;  // Reg: byte offset of lane k in the register file
   std::array<uint64_t, 8> imm{};   // Imm: element bits
   // The vector ALU handlers' view (alu.cpp): how lanes load as 32-bit values
   // (a destination: how they store), and an immediate's lanes k & 7 already

@@ -188,17 +188,29 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   // instruction reads them (every lane on: `covered` first, not `exposed`).
   std::vector<uint8_t> read(p.regBytes, 0), written(n, 0), covered(n, 0), exposed(n, 0);
   bool straight = true;
+  // (an indirect operand reads or writes every register byte: after the first
+  // such range another marks nothing new, `exposed` neither as `covered` only grows)
+  bool readAll = false, writtenAll = false;
+  auto firstAll = [](const std::vector<uint8_t>& m, bool& all, uint64_t lo, uint64_t hi) {
+    if (lo != 0 || hi < m.size()) return false;
+    const bool again = all;
+    all = true;
+    return again;
+  };
   for (const DInst& d : p.code) {
     straight = straight && !d.control && !d.join;
     if (d.folded) continue;
     eachRead(p, d, [&](uint64_t lo, uint64_t hi) {
+      if (firstAll(read, readAll, lo, hi)) return;
       mark(read, lo, hi);
       if (!straight) return;
       uint8_t* e = exposed.data();
       const uint8_t* cv = covered.data();
       for (uint64_t b = lo, end = std::min<uint64_t>(hi, n); b < end; ++b) e[b] |= !cv[b];
     });
-    eachWrite(p, d, [&](uint64_t lo, uint64_t hi) { mark(written, lo, hi); });
+    eachWrite(p, d, [&](uint64_t lo, uint64_t hi) {
+      if (!firstAll(written, writtenAll, lo, hi)) mark(written, lo, hi);
+    });
     if (straight) eachWholeWrite(p, d, dispatchMask, [&](uint64_t lo, uint64_t hi) { mark(covered, lo, hi); });
   }
   auto isRead = [&](uint64_t lo, uint64_t hi) {
