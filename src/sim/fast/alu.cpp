@@ -1651,9 +1651,9 @@ std::pair<Handler, Handler> scalarCmp(const DInst& d) {
 // vecCmp of two sources that are each one value (a broadcast, or an immediate
 // that is not a packed vector): every lane's relation is lane 0's, values as
 // scalarCmpBody takes them.
-template <bool Float>
+template <bool Float, unsigned N = 0>
 void uniformCmp(Ctx& c, const DInst& d) {
-  const uint32_t en = chEn(c, d);
+  const uint32_t en = N ? chEnOf<N>(c, d) : chEn(c, d);
   c.lanes += laneCount(en);
   if (!en) return;
   const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
@@ -1884,6 +1884,17 @@ Handler pickAsr(const DInst& d) {
   return one ? byExec<AsrOf<false, true>::H, Opcode::ASR, false>(d.exec) : byExec<AsrOf<false, false>::H, Opcode::ASR, false>(d.exec);
 }
 
+// uniformCmp, and at exec_size 16 its 32-lane form for the two halves of a
+// SIMD32 CMP (DInst::halvesFn; formRuns' inPlaceHalves: the same sources).
+template <bool Float>
+Handler withUniformHalves(DInst& d) {
+  if (d.exec == 16) {
+    d.halvesFn = uniformCmp<Float, 32>;
+    d.halvesInPlace = true;
+  }
+  return uniformCmp<Float>;
+}
+
 Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
   if (d.sat) return nullptr;
   if (op == Opcode::CMP) {
@@ -1891,12 +1902,12 @@ Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
     if (d.floatDomain) {
       if (d.execType != Type::F || !fastFltSrc(d.src[0], op) || !fastFltSrc(d.src[1], op)) return nullptr;
       if (d.exec == 1) return scalarCmp(d).first;
-      if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<true>;
+      if (oneValue(d.src[0]) && oneValue(d.src[1])) return withUniformHalves<true>(d);
       return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, true>(d.exec);  // (F: the sign is not read)
     }
     if (!fastIntSrc(d.src[0], op) || !fastIntSrc(d.src[1], op)) return nullptr;
     if (d.exec == 1) return scalarCmp(d).first;
-    if (oneValue(d.src[0]) && oneValue(d.src[1])) return uniformCmp<false>;
+    if (oneValue(d.src[0]) && oneValue(d.src[1])) return withUniformHalves<false>(d);
     switch (cmpSign(d)) {
       case CmpSign::Signed: return byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, false>(d.exec);
       case CmpSign::Unsigned: return byExec<CmpOf<CmpSign::Unsigned>::H, Opcode::CMP, false>(d.exec);
@@ -2450,13 +2461,13 @@ Handler directByExec(unsigned exec, F pick) {
 // directByExec for a form whose lanes are each read and written in lane
 // order (the in-place forms) or that writes a predicate alone (wideCmpDirect):
 // at exec_size 16, also its 32-lane handler for a SIMD32 instruction's two
-// halves (DInst::halvesFn, formRuns' wideHalves).
+// halves (DInst::halvesFn, formRuns' inPlaceHalves).
 template <class F>
 Handler withHalves(DInst& d, F pick) {
   Handler h = directByExec(d.exec, pick);
   if (h && d.exec == 16) {
     d.halvesFn = pick.template operator()<32>();
-    d.halvesWide = true;
+    d.halvesInPlace = true;
   }
   return h;
 }

@@ -124,7 +124,9 @@ struct DInst {
   // A dense ALU instruction of exec_size 16: its handler at exec_size 32, for
   // it and the next instruction as the two halves of one SIMD32 (formRuns).
   Handler halvesFn = nullptr;
-  bool halvesWide = false;  // halvesFn is a 64-bit form's (formRuns: wideHalves, else mergeableDense)
+  // halvesFn reads and writes each lane in place, or writes a predicate alone
+  // (formRuns: inPlaceHalves; else a dense form's, mergeableDense).
+  bool halvesInPlace = false;
   // fn's work when ChEn is known to be every lane (runStraight); nullptr: none.
   Handler allOnFn = nullptr;
   // fn replaced by a handler that is not of its family (folded, a mode-reading

@@ -38,14 +38,16 @@ bool mergeableDense(const Program& p, size_t i, size_t j) {
   return true;
 }
 
-// A 64-bit form's halves (DInst::halvesWide: wideInPlace, wideSelInPlace,
-// wideCmpDirect to a predicate): the same operation, types, modifiers,
-// predicate (its bits of lanes 0-31 then; no .any or .all) and destination
-// predicate; each region operand 16 qwords past the first half's; a source
-// that is one value the same in both, a register one not written by the first
-// half (the pair reads it once, first). Each half reads and writes each lane
-// in place (pickWideDirect), so lanes 0-31 in order give the halves' results.
-bool wideHalves(const DInst& h, const DInst& e) {
+// The halves of a form that reads and writes each lane in place or writes a
+// predicate alone (DInst::halvesInPlace: wideInPlace, wideSelInPlace,
+// wideCmpDirect to a predicate on 64-bit lanes; uniformCmp): the same
+// operation, types, modifiers, predicate (its bits of lanes 0-31 then; no .any
+// or .all) and destination predicate; each region operand 16 qwords past the
+// first half's; a source that is one value the same in both, a register one
+// not written by the first half (the pair reads it once, first). Each half
+// reads and writes each lane in place (pickWideDirect), so lanes 0-31 in
+// order give the halves' results.
+bool inPlaceHalves(const DInst& h, const DInst& e) {
   constexpr uint32_t step = 8 * 16;
   if (h.relop != e.relop || h.shiftMask != e.shiftMask || h.predId != e.predId || h.predInv != e.predInv ||
       h.predCtl != 0 || e.predCtl != 0 || h.dst.kind != e.dst.kind)
@@ -61,7 +63,7 @@ bool wideHalves(const DInst& h, const DInst& e) {
     const DOperand &a = h.src[s], &b = e.src[s];
     if (a.kind != b.kind || a.type != b.type || a.mod != b.mod || oneValue(a) != oneValue(b)) return false;
     if (a.kind == DOperand::Kind::Imm) {
-      if (a.imm64 != b.imm64) return false;
+      if (a.imm != b.imm || a.imm64 != b.imm64) return false;
     } else if (a.kind == DOperand::Kind::Reg && oneValue(a)) {
       if (b.off[0] != a.off[0] || written.meets(ByteRange{a.off[0], a.off[0] + typeSize(a.type)})) return false;
     } else if (a.kind == DOperand::Kind::Reg && b.off[0] != a.off[0] + step) {
@@ -77,14 +79,14 @@ bool wideHalves(const DInst& h, const DInst& e) {
 // mask offsets 0 and 16, the same NoMask. A dense handler's: no predicate,
 // operands that continue each other (mergeableDense, so the second half reads
 // nothing the first writes before it is read, as one loop over 32 lanes in
-// order does). A 64-bit form's: wideHalves.
+// order does). An in-place form's: inPlaceHalves.
 bool halvesOfOne(const Program& p, size_t i) {
   if (i + 1 >= p.code.size()) return false;
   const DInst &h = p.code[i], &e = p.code[i + 1];
   if (!h.halvesFn || e.fn != h.fn || h.exec != 16 || e.exec != 16 || h.maskOff != 0 || e.maskOff != 16 ||
       h.noMask != e.noMask)
     return false;
-  if (h.halvesWide) return wideHalves(h, e);
+  if (h.halvesInPlace) return inPlaceHalves(h, e);
   return !h.predId && !e.predId && mergeableDense(p, i, i + 2);
 }
 
