@@ -168,7 +168,8 @@ constexpr FastForm kFastForms[] = {
 // E22: likewise the denormal modes (bits 6, 7, 10; Program::mayKeepDenorms), which
 // IGC's prolog does set: the fast forms flush HF and narrowing conversions' sources.
 constexpr uint64_t kCr0Rounding = 0x30, kCr0Denorms = 0x4c0;
-bool maySetCr0Bits(const Kernel& k, const Instruction& inst, const InstrDesc& row, uint64_t bits) {
+// Of kCr0Rounding and kCr0Denorms, the bits `inst` may set.
+uint64_t cr0BitsMaySet(const Kernel& k, const Instruction& inst, const InstrDesc& row) {
   bool writes = false, readsCr0 = false, readsOther = false;
   uint64_t imm = 0;
   for (int fi = 0; fi < row.numFields; ++fi) {
@@ -183,14 +184,18 @@ bool maySetCr0Bits(const Kernel& k, const Instruction& inst, const InstrDesc& ro
       else readsOther = true;
     }
   }
-  if (!writes) return false;
-  switch (inst.op) {
-    case Opcode::AND: return !readsCr0;
-    case Opcode::OR:
-    case Opcode::XOR:
-    case Opcode::MOV: return readsOther || (imm & bits) != 0;
-    default: return true;
+  if (!writes) return 0;
+  uint64_t set = 0;
+  for (const uint64_t bits : {kCr0Rounding, kCr0Denorms}) {
+    switch (inst.op) {
+      case Opcode::AND: set |= readsCr0 ? 0 : bits; break;
+      case Opcode::OR:
+      case Opcode::XOR:
+      case Opcode::MOV: set |= readsOther || (imm & bits) != 0 ? bits : 0; break;
+      default: set |= bits;
+    }
   }
+  return set;
 }
 
 FastDecoder fastForm(const InstrDesc& row) {
@@ -226,8 +231,9 @@ void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* giv
           inst.f[fi].id < named.size())
         named[inst.f[fi].id] = 1;
     calls |= inst.op == Opcode::CALL;
-    rounding |= maySetCr0Bits(k, inst, *row, kCr0Rounding);
-    denorms |= maySetCr0Bits(k, inst, *row, kCr0Denorms);
+    const uint64_t cr0 = cr0BitsMaySet(k, inst, *row);
+    rounding |= (cr0 & kCr0Rounding) != 0;
+    denorms |= (cr0 & kCr0Denorms) != 0;
   }
   p.mayRound = rounding;
   p.mayKeepDenorms = denorms;
