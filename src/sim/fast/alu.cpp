@@ -246,7 +246,6 @@ FltStore pickFltStore(const DOperand& o) {
 
 // ---------------------------------------------------------------- operations
 
-
 // The operation of each opcode: its functor in sem/ops.hpp (one semantics per
 // operation, shared with the reference tier).
 template <Opcode Op>
