@@ -41,13 +41,13 @@ void intMod(const DInst& d, const DOperand& o, i128* out) {
 
 template <class T>
 void loadIntReg(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
-  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.reg<T>(o.off[k]));
+  o.off.each(d.exec, [&](unsigned k, uint32_t at) { out[k] = static_cast<i128>(c.reg<T>(at)); });
   intMod(d, o, out);
 }
 // A float-typed operand in an integer operation: its bits, zero-extended.
 template <unsigned Bytes>
 void loadIntRegBits(const Ctx& c, const DInst& d, const DOperand& o, i128* out) {
-  for (unsigned k = 0; k < d.exec; ++k) out[k] = static_cast<i128>(c.regBits(o.off[k], Bytes));
+  o.off.each(d.exec, [&](unsigned k, uint32_t at) { out[k] = static_cast<i128>(c.regBits(at, Bytes)); });
   intMod(d, o, out);
 }
 void loadIntImm(const Ctx&, const DInst& d, const DOperand& o, i128* out) {
@@ -98,7 +98,7 @@ void fltMod(const DOperand& o, unsigned n, double* out) {
 }
 template <Type T>
 void loadFltReg(const Ctx& c, const DInst& d, const DOperand& o, double* out) {
-  for (unsigned k = 0; k < d.exec; ++k) out[k] = fltBits<T>(c.regBits(o.off[k], typeSize(T)));
+  o.off.each(d.exec, [&](unsigned k, uint32_t at) { out[k] = fltBits<T>(c.regBits(at, typeSize(T))); });
   fltMod(o, d.exec, out);
 }
 void loadFltImm(const Ctx&, const DInst& d, const DOperand& o, double* out) {
@@ -157,7 +157,7 @@ FltLoad pickFltLoad(const DOperand& o, int which) {
 template <Type Dst>
 void storeFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
   constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
-  forEachLane(en, [&](unsigned k) {
+  forEachLaneAt(en, d.exec, d.dst.off, [&](unsigned k, uint32_t at) {
     uint64_t bits;
     if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
       double x = roundTo(intToDouble(v[k], Dst == Type::F ? Type::F : Type::DF), Dst);  // "Integer to Float": RTNE
@@ -166,14 +166,14 @@ void storeFromInt(Ctx& c, const DInst& d, uint32_t en, const i128* v) {
     } else {
       bits = intToInt(v[k], Dst, d.sat);
     }
-    c.setRegBits(d.dst.off[k], size, bits);
+    c.setRegBits(at, size, bits);
   });
 }
 // Float result (already rounded to the execution type) -> destination type.
 template <Type Dst>
 void storeFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
   constexpr unsigned size = Dst == Type::UB || Dst == Type::B ? 1 : Dst == Type::UW || Dst == Type::W || Dst == Type::HF || Dst == Type::BF ? 2 : Dst == Type::UQ || Dst == Type::Q || Dst == Type::DF ? 8 : 4;
-  forEachLane(en, [&](unsigned k) {
+  forEachLaneAt(en, d.exec, d.dst.off, [&](unsigned k, uint32_t at) {
     uint64_t bits;
     if constexpr (Dst == Type::F || Dst == Type::DF || Dst == Type::HF || Dst == Type::BF) {
       double x = d.sat ? satFloat(v[k]) : v[k];
@@ -181,7 +181,7 @@ void storeFromFlt(Ctx& c, const DInst& d, uint32_t en, const double* v) {
     } else {
       bits = floatToInt(v[k], Dst);  // "Float to Integer": truncation, saturating
     }
-    c.setRegBits(d.dst.off[k], size, bits);
+    c.setRegBits(at, size, bits);
   });
 }
 // Element k of a predicate destination is bit k + the mask offset (bits past
@@ -410,9 +410,9 @@ void floatForm(Ctx& c, const DInst& d) {
   if constexpr (Op == Opcode::MOV) {
     i128* a = c.ia.data();
     d.iload[0](c, d, d.src[0], a);
-    forEachLane(en, [&](unsigned k) {
+    forEachLaneAt(en, d.exec, d.dst.off, [&](unsigned k, uint32_t at) {
       const double x = rm != Rounding::Rtne ? intToFloatMode(a[k], T, rm) : roundTo(intToDouble(a[k], T), T);
-      c.setRegBits(d.dst.off[k], typeSize(T), doubleToFloatBits(d.sat ? satFloat(x) : x, T, T));
+      c.setRegBits(at, typeSize(T), doubleToFloatBits(d.sat ? satFloat(x) : x, T, T));
     });
   } else {
     constexpr unsigned nsrc = Op == Opcode::MAD ? 3 : 2;
@@ -464,9 +464,9 @@ void movCopy(Ctx& c, const DInst& d) {
   if (s.kind == DOperand::Kind::Imm) {
     for (unsigned k = 0; k < d.exec; ++k) tmp[k] = s.imm[k % s.immPeriod];
   } else {
-    for (unsigned k = 0; k < d.exec; ++k) tmp[k] = c.regBits(s.off[k], Bytes);
+    s.off.each(d.exec, [&](unsigned k, uint32_t at) { tmp[k] = c.regBits(at, Bytes); });
   }
-  forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], Bytes, tmp[k]); });
+  forEachLaneAt(en, d.exec, d.dst.off, [&](unsigned k, uint32_t at) { c.setRegBits(at, Bytes, tmp[k]); });
 }
 
 // SEL page: "if (EM[i]) dst[i] = Pred[i] ? src0[i] : src1[i]": the predicate
@@ -609,8 +609,8 @@ void storeRelation(Ctx& c, const DInst& d, uint32_t en, uint32_t res) {
   if (d.dst.kind == DOperand::Kind::Pred) {
     setPredBits(c, d, en, res);
   } else if (d.dst.kind == DOperand::Kind::Reg) {
-    unsigned size = typeSize(d.dst.type);
-    forEachLane(en, [&](unsigned k) { c.setRegBits(d.dst.off[k], size, (res >> k) & 1 ? ~uint64_t{0} : 0); });
+    const unsigned size = typeSize(d.dst.type);
+    forEachLaneAt(en, d.exec, d.dst.off, [&](unsigned k, uint32_t at) { c.setRegBits(at, size, (res >> k) & 1 ? ~uint64_t{0} : 0); });
   }
 }
 
@@ -756,11 +756,11 @@ inline void loadRegLanes(const uint8_t* regs, const DOperand& o, uint32_t* out) 
     copyFixed<sizeof v>(v, regs + o.off[0]);
     for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint32_t>(v[k]);
   } else {
-    for (unsigned k = 0; k < N; ++k) {
+    o.off.each(N, [&](unsigned k, uint32_t at) {
       S v;
-      std::memcpy(&v, regs + o.off[k], sizeof(S));
+      std::memcpy(&v, regs + at, sizeof(S));
       out[k] = static_cast<uint32_t>(v);
-    }
+    });
   }
 }
 
@@ -805,7 +805,7 @@ template <unsigned N>
       }
       return;
     case DOperand::Load32::Gen:
-      for (unsigned k = 0; k < N; ++k) std::memcpy(&out[k], regs + o.off[k], 4);
+      o.off.each(N, [&](unsigned k, uint32_t at) { std::memcpy(&out[k], regs + at, 4); });
       return;
     case DOperand::Load32::Pair:
       if constexpr (N % 4 == 0) {
@@ -929,10 +929,7 @@ inline void storeLanesTo(Ctx& c, const DOperand& dst, uint32_t en, unsigned lane
     for (unsigned k = 0; k < N; ++k) std::memcpy(regs + at(k), &r[k], 4);
     return;
   }
-  if (en == execMaskBits(N)) {
-    for (unsigned k = 0; k < N; ++k) std::memcpy(regs + dst.off[k], &r[k], 4);
-    return;
-  }
+  if (en == execMaskBits(N)) return dst.off.each(N, [&](unsigned k, uint32_t at) { std::memcpy(regs + at, &r[k], 4); });
   if (lanes <= N / 4) return forEachLane(en, [&](unsigned k) { std::memcpy(regs + dst.off[k], &r[k], 4); });
   blendLanes<uint32_t, N>(regs, dst, en, r);
 }
@@ -2033,7 +2030,7 @@ void load64Reg(const Ctx& c, const DOperand& o, uint64_t* out) {
       for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(v[k]);
     }
   } else {
-    for (unsigned k = 0; k < N; ++k) out[k] = static_cast<uint64_t>(c.reg<T>(o.off[k]));
+    o.off.each(N, [&](unsigned k, uint32_t at) { out[k] = static_cast<uint64_t>(c.reg<T>(at)); });
   }
   if (o.mod != Mod::None) mod64(o, N, out);
 }
@@ -2094,8 +2091,8 @@ void store64(Ctx& c, const DInst& d, uint32_t en, unsigned lanes, const uint64_t
     return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
   }
   if (en == execMaskBits(N)) return copyFixed<8 * N>(regs + d.dst.off[0], r);
-  if (lanes <= N / 2)  // (few lanes: each on its own)
-    return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[k], r[k]); });
+  if (lanes <= N / 2)  // (few lanes: each on its own; Contig: lane k's qword 8 k bytes on)
+    return forEachLane(en, [&](unsigned k) { c.setReg<uint64_t>(d.dst.off[0] + 8 * k, r[k]); });
   uint8_t* D = regs + d.dst.off[0];
   if constexpr (N % 4 == 0) {  // two lanes at a time, as the in-place forms write them
     return forEachPairSome<N>(en, [&]<unsigned H, bool>(unsigned k, V4 on) {
@@ -2794,17 +2791,33 @@ void pickAluForm(const Program& p, const Instruction& inst, DInst& d) {
   }
 }
 
+// The two SIMD16 halves of a SIMD32 instruction that rounds in %cr0's mode
+// (E32, formRuns): in RTNE the 32-lane handler of the form they have without
+// the mode, else each half's own form.
+void modeHalves(Ctx& c, const DInst& d) {
+  if (static_cast<Rounding>((c.reg<uint32_t>(d.cr0Off) >> 4) & 3) == Rounding::Rtne) [[likely]]
+    return d.nearHalvesFn(c, d);
+  const DInst* h = &d;
+  h[0].fn(c, h[0]);
+  h[1].fn(c, h[1]);
+}
+
 }  // namespace
 
 void decodeAlu(const Program& p, const Instruction& inst, DInst& d) {
   pickAluForm(p, inst, d);
   if (!d.modeRounds) return;
-  // (E32: the form picked above, if any, runs in RTNE; runs and the straight plan call fn alone)
+  // (E32: the form picked above, if any, runs in RTNE; runs and the straight plan call fn alone, or modeHalves)
   d.nearFn = d.viaRef ? nullptr : d.fn;
+  const Handler halves = d.viaRef ? nullptr : d.halvesFn;
   d.viaRef = false;
   d.fn = floatFormOf<true>(inst.op, d.dst.type);
   d.dropForms();
   d.cmpJmpFn = nullptr;
+  if (halves) {
+    d.halvesFn = modeHalves;
+    d.nearHalvesFn = halves;
+  }
 }
 
 }  // namespace visakit::sim

@@ -228,6 +228,14 @@ inline void forEachLane(uint32_t en, F f) {
   }
 }
 
+// f(k, lane k's offset in off) for the enabled lanes k of en, of n lanes:
+// all of them in one loop (LaneOffsets::each) when every lane is on.
+template <class F>
+inline void forEachLaneAt(uint32_t en, unsigned n, const LaneOffsets& off, F f) {
+  if (en == (n >= 32 ? 0xffffffffu : (1u << n) - 1)) return off.each(n, f);
+  forEachLane(en, [&](unsigned k) { f(k, off[k]); });
+}
+
 // The scalar UD operand of a memory instruction ("Offset(scalar)"): element 0
 // of the variable, or the immediate (chapter 5 "Scalar Operands").
 inline uint32_t scalarUD(const Ctx& c, const DOperand& o) {

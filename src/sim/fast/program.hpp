@@ -36,6 +36,16 @@ class LaneOffsets {
     return table_ ? table_[k] : first_ + k * step_;
   }
   static constexpr unsigned size() { return kLanes; }
+  // f(k, lane k's offset) for k < n, the test for a table made once.
+  template <class F>
+  void each(unsigned n, F f) const {
+    if (table_) {
+      for (unsigned k = 0; k < n; ++k) f(k, table_[k]);
+    } else {
+      uint32_t at = first_;
+      for (unsigned k = 0; k < n; ++k, at += step_) f(k, at);
+    }
+  }
   // Lanes 0 .. n - 1 from offs.
   void assign(const uint32_t* offs, unsigned n) {
     first_ = offs[0];
@@ -184,6 +194,7 @@ struct DInst {
   bool modeRounds = false;
   uint32_t cr0Off = 0;
   Handler nearFn = nullptr;
+  Handler nearHalvesFn = nullptr;  // nearFn's halvesFn (its halvesFn is then modeHalves)
   DOperand dst;
   DOperand src[3];  // (src[2]: MAD's, or a second destination (dst2); the pipeline's loaders below read src[0] and src[1])
   IntLoad iload[2] = {nullptr, nullptr};

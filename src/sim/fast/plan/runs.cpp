@@ -75,16 +75,17 @@ bool inPlaceHalves(const DInst& h, const DInst& e) {
 
 // Instructions i and i + 1 as the halves of one SIMD32 ALU instruction (IGC's
 // SIMD32 code: lanes 0-15, then 16-31 of variables declared one after the
-// other): one handler with a 32-lane form (DInst::halvesFn), exec_size 16 at
-// mask offsets 0 and 16, the same NoMask. A dense handler's: no predicate,
-// operands that continue each other (mergeableDense, so the second half reads
-// nothing the first writes before it is read, as one loop over 32 lanes in
-// order does). An in-place form's: inPlaceHalves.
+// other): one handler (and one form without %cr0's mode, E32) with a 32-lane
+// form (DInst::halvesFn), exec_size 16 at mask offsets 0 and 16, the same
+// NoMask. A dense handler's: no predicate, operands that continue each other
+// (mergeableDense, so the second half reads nothing the first writes before
+// it is read, as one loop over 32 lanes in order does). An in-place form's:
+// inPlaceHalves.
 bool halvesOfOne(const Program& p, size_t i) {
   if (i + 1 >= p.code.size()) return false;
   const DInst &h = p.code[i], &e = p.code[i + 1];
-  if (!h.halvesFn || e.fn != h.fn || h.exec != 16 || e.exec != 16 || h.maskOff != 0 || e.maskOff != 16 ||
-      h.noMask != e.noMask)
+  if (!h.halvesFn || e.fn != h.fn || e.nearFn != h.nearFn || h.exec != 16 || e.exec != 16 || h.maskOff != 0 ||
+      e.maskOff != 16 || h.noMask != e.noMask)
     return false;
   if (h.halvesInPlace) return inPlaceHalves(h, e);
   return !h.predId && !e.predId && mergeableDense(p, i, i + 2);
