@@ -397,11 +397,15 @@ inline ops::Nearest nearestOf(double a, double b, double c) {
     return {s, ops::signOfExact((p - (s - bb)) + (c - bb))};
   }
 }
+// %cr0's rounding mode, bits 5:4 (4_visa_header.md "FPU Rounding mode"), as the thread holds it now.
+inline Rounding roundingMode(const Ctx& c, const DInst& d) {
+  return static_cast<Rounding>((c.reg<uint32_t>(d.cr0Off) >> 4) & 3);
+}
 template <Opcode Op, Type T, bool Mode>
 void floatForm(Ctx& c, const DInst& d) {
   Rounding rm = Rounding::Rtne;
   if constexpr (Mode) {
-    rm = static_cast<Rounding>((c.reg<uint32_t>(d.cr0Off) >> 4) & 3);
+    rm = roundingMode(c, d);
     if (rm == Rounding::Rtne && d.nearFn) [[likely]] return d.nearFn(c, d);
   }
   const uint32_t en = chEn(c, d);
@@ -493,7 +497,7 @@ struct SelLanes {
 // (N lanes from the mask offset: the halves of a SIMD32 SEL run as one, formRuns)
 template <unsigned N>
 inline SelLanes selLanes(Ctx& c, const DInst& d) {
-  constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
+  constexpr uint32_t all = execMaskBits(N);
   SelLanes s;
   s.en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (!s.en) return s;
@@ -2795,8 +2799,7 @@ void pickAluForm(const Program& p, const Instruction& inst, DInst& d) {
 // (E32, formRuns): in RTNE the 32-lane handler of the form they have without
 // the mode, else each half's own form.
 void modeHalves(Ctx& c, const DInst& d) {
-  if (static_cast<Rounding>((c.reg<uint32_t>(d.cr0Off) >> 4) & 3) == Rounding::Rtne) [[likely]]
-    return d.nearHalvesFn(c, d);
+  if (roundingMode(c, d) == Rounding::Rtne) [[likely]] return d.nearHalvesFn(c, d);
   const DInst* h = &d;
   h[0].fn(c, h[0]);
   h[1].fn(c, h[1]);

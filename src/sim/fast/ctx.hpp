@@ -228,14 +228,6 @@ inline void forEachLane(uint32_t en, F f) {
   }
 }
 
-// f(k, lane k's offset in off) for the enabled lanes k of en, of n lanes:
-// all of them in one loop (LaneOffsets::each) when every lane is on.
-template <class F>
-inline void forEachLaneAt(uint32_t en, unsigned n, const LaneOffsets& off, F f) {
-  if (en == (n >= 32 ? 0xffffffffu : (1u << n) - 1)) return off.each(n, f);
-  forEachLane(en, [&](unsigned k) { f(k, off[k]); });
-}
-
 // The scalar UD operand of a memory instruction ("Offset(scalar)"): element 0
 // of the variable, or the immediate (chapter 5 "Scalar Operands").
 inline uint32_t scalarUD(const Ctx& c, const DOperand& o) {
@@ -255,7 +247,15 @@ inline unsigned laneCount(uint32_t x) {
 }
 
 // Chapter 5 "Predication": bit n = channel n of an instruction of `exec` channels.
-inline uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
+constexpr uint32_t execMaskBits(unsigned exec) { return exec >= 32 ? 0xffffffffu : (1u << exec) - 1; }
+
+// f(k, lane k's offset in off) for the enabled lanes k of en, of n lanes:
+// all of them in one loop (LaneOffsets::each) when every lane is on.
+template <class F>
+inline void forEachLaneAt(uint32_t en, unsigned n, const LaneOffsets& off, F f) {
+  if (en == execMaskBits(n)) return off.each(n, f);
+  forEachLane(en, [&](unsigned k) { f(k, off[k]); });
+}
 
 // laneCount of the ChEn of an N-channel instruction: all on is the common case.
 template <unsigned N>
@@ -659,7 +659,7 @@ inline uint32_t chEn(const Ctx& c, const DInst& d) {
 // chEn of an instruction of exec_size N (or of two halves run as one, formRuns: N lanes).
 template <unsigned N>
 [[gnu::always_inline]] inline uint32_t chEnOf(const Ctx& c, const DInst& d) {
-  constexpr uint32_t all = N >= 32 ? 0xffffffffu : (1u << N) - 1;
+  constexpr uint32_t all = execMaskBits(N);
   uint32_t en = d.noMask ? all : (c.t.em >> d.maskOff) & all;
   if (d.predId) [[unlikely]] en &= predMaskOutOfLine(c, d, all);
   return en;

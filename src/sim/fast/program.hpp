@@ -131,8 +131,9 @@ struct DInst {
   Handler lanesFn = nullptr;   // GATHER_SCALED: the fused form of a merged lanes run (formRuns)
   Handler checkedLanesFn = nullptr;  // lanesFn with --check observers attached
   Handler checkedFusedFn = nullptr;  // memory instructions: fusedFn with --check observers attached
-  // A dense ALU instruction of exec_size 16: its handler at exec_size 32, for
-  // it and the next instruction as the two halves of one SIMD32 (formRuns).
+  // An ALU instruction of exec_size 16 whose form has a 32-lane handler (a
+  // dense, in-place or uniform CMP form; modeHalves): that handler, for it and
+  // the next instruction as the two halves of one SIMD32 (formRuns).
   Handler halvesFn = nullptr;
   // halvesFn reads and writes each lane in place, or writes a predicate alone
   // (formRuns: inPlaceHalves; else a dense form's, mergeableDense).

@@ -4,8 +4,8 @@
 // channel enables run in one call (DInst::runLen, fusedRun); where their
 // operands continue each other, as one merged run (mergedRun, mergedDense,
 // mergedLanes), only where no instruction writes what a later one of the run
-// reads first; the two SIMD16 halves of a SIMD32 dense ALU instruction as
-// that instruction at exec_size 32 (halvesOfOne). Also: the observing
+// reads first; the two SIMD16 halves of a SIMD32 ALU instruction as that
+// instruction at exec_size 32 (halvesOfOne). Also: the observing
 // handlers under --check, the prefetch lists kept for DRAM surfaces, and what
 // the straight-line loop calls (stepFn).
 #include "sim/fast/ctx.hpp"
