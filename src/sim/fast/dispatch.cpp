@@ -134,15 +134,17 @@ void startCtx(Ctx& c, const Shared& sh) {
 
 // The first failure of ctx c's thread (an instruction run through its
 // semantics, insn_ref.cpp) fails the launch.
-inline void takeFailure(Shared& sh, Ctx& c) {
-  if (c.failure.empty()) [[likely]] return;
+[[gnu::noinline]] void passFailure(Shared& sh, Ctx& c) {
   sh.fail(std::move(c.failure));
   c.failure.clear();
+}
+[[gnu::always_inline]] inline void takeFailure(Shared& sh, Ctx& c) {
+  if (!c.failure.empty()) [[unlikely]] passFailure(sh, c);
 }
 
 // The coordinates of the next linear thread (x fastest, then y, then the group
 // ids x, y, z), as threadCoord() would give them.
-void stepCoord(const Shared& sh, ThreadCoord& t) {
+[[gnu::always_inline]] inline void stepCoord(const Shared& sh, ThreadCoord& t) {
   const auto& g = sh.l->groupGrid;
   if (++t.x < sh.dims.tx) return;
   t.x = 0;
