@@ -1376,16 +1376,28 @@ void madAlu(Ctx& c, const DInst& d) {
 // consecutive dwords, src1 consecutive dwords or one value for every lane
 // (ScalarB), each source equal to the destination's bytes or apart from them.
 // Then lanes can be done four at a time in place.
+// NegB: src1 consecutive dwords with a (-) modifier (DenseNegH: ADD, a
+// subtraction), applied to each lane as loadLanes does (mod32: the sign bit of
+// an F, the wrapping negation of an integer).
 // N lanes of a dense instruction, four at a time: pa, pb the sources (pb
 // unused when ScalarB: bs), pr the destination.
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <bool Float, bool NegB>
+[[gnu::always_inline]] inline V4 modB(V4 b) {
+  if constexpr (!NegB) return b;
+  else if constexpr (Float) return b ^ 0x80000000u;
+  else return 0u - b;
+}
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 [[gnu::always_inline]] inline void denseLanes(const uint8_t* pa, const uint8_t* pb, uint8_t* pr, uint32_t bs) {
   const uint32_t n = bs & 31;  // a shift count for every lane
 #pragma GCC unroll 8
   for (unsigned k = 0; k < N; k += 4) {
     V4 a, b = {bs, bs, bs, bs}, r;
     std::memcpy(&a, pa + 4 * k, 16);
-    if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, pb + 4 * k, 16);
+    if constexpr (numSrcs(Op) == 2 && !ScalarB) {
+      std::memcpy(&b, pb + 4 * k, 16);
+      b = modB<Float, NegB>(b);
+    }
     if constexpr (ScalarB && Op == Opcode::SHL) r = a << n;  // one count: a vector shift
     else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
     else r = op32<Op, Float>(a, b);
@@ -1414,11 +1426,15 @@ template <bool ScalarB>
 // src0 consecutive dwords, src1 (if any) consecutive dwords (Vec) or one value
 // for every lane (Scalar), each region the destination's dwords or apart from
 // them, no modifier but an immediate's (in its imm32).
-enum class Dense : uint8_t { None, Vec, Scalar };
+// NegVec: a Vec src1 with a (-) modifier (FNeg, INeg), for ADD (DenseNegH).
+enum class Dense : uint8_t { None, Vec, Scalar, NegVec };
 Dense denseShape(const DInst& d, int nsrc) {
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig || typeSize(d.dst.type) != 4) return Dense::None;
-  for (int s = 0; s < nsrc; ++s)
-    if (d.src[s].mod32 != DOperand::Mod32::None && d.src[s].load32 != DOperand::Load32::Imm) return Dense::None;
+  using M = DOperand::Mod32;
+  auto modded = [](const DOperand& o) { return o.mod32 != M::None && o.load32 != DOperand::Load32::Imm; };
+  if (modded(d.src[0])) return Dense::None;
+  const bool negB = nsrc == 2 && modded(d.src[1]);
+  if (negB && d.src[1].mod32 != M::FNeg && d.src[1].mod32 != M::INeg) return Dense::None;
   const uint32_t lo = d.dst.off[0], hi = lo + 4u * d.exec;
   auto vec = [&](const DOperand& o) {
     if (o.load32 != DOperand::Load32::Contig) return false;
@@ -1428,26 +1444,31 @@ Dense denseShape(const DInst& d, int nsrc) {
   if (!vec(d.src[0])) return Dense::None;
   if (nsrc < 2) return Dense::Vec;
   const DOperand& b = d.src[1];
+  if (negB) return vec(b) ? Dense::NegVec : Dense::None;
   if (vec(b)) return Dense::Vec;
   if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast) return Dense::Scalar;
   return Dense::None;
 }
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 [[gnu::always_inline]] inline void denseBody(Ctx& c, const DInst& d) {
   c.lanes += N;
   const DensePlaces w = densePlaces<ScalarB>(c, d);
-  denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
+  denseLanes<Op, Float, N, ScalarB, NegB>(w.pa, w.pb, w.pr, w.bs);
 }
 
 // Some lanes on (en): each four lanes computed, then the enabled ones written
 // over the destination's dwords (a disabled lane's dword is written back unchanged).
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 [[gnu::always_inline]] inline void denseSomeLanes(const DensePlaces& w, uint32_t en) {
   const uint32_t n = w.bs & 31;
+#pragma GCC unroll 8
   for (unsigned k = 0; k < N; k += 4) {
     V4 a, b = {w.bs, w.bs, w.bs, w.bs}, r, old;
     std::memcpy(&a, w.pa + 4 * k, 16);
-    if constexpr (numSrcs(Op) == 2 && !ScalarB) std::memcpy(&b, w.pb + 4 * k, 16);
+    if constexpr (numSrcs(Op) == 2 && !ScalarB) {
+      std::memcpy(&b, w.pb + 4 * k, 16);
+      b = modB<Float, NegB>(b);
+    }
     if constexpr (ScalarB && Op == Opcode::SHL) r = a << n;
     else if constexpr (ScalarB && Op == Opcode::SHR) r = a >> n;
     else r = op32<Op, Float>(a, b);
@@ -1457,11 +1478,11 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
     std::memcpy(w.pr + 4 * k, &r, 16);
   }
 }
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 [[gnu::noinline]] void denseSome(Ctx& c, const DInst& d, uint32_t en) {
   if (!en) return;
   c.lanes += laneCount(en);
-  denseSomeLanes<Op, Float, N, ScalarB>(densePlaces<ScalarB>(c, d), en);
+  denseSomeLanes<Op, Float, N, ScalarB, NegB>(densePlaces<ScalarB>(c, d), en);
 }
 
 // A merged dense run (formRuns, DInst::runLen): instructions of one dense
@@ -1469,7 +1490,7 @@ template <Opcode Op, bool Float, unsigned N, bool ScalarB>
 // scalar src1: one immediate), all with the channel enables of the first. One
 // loop over the instructions in order, four lanes read before they are
 // written, as in denseBody (every lane on) or denseSome.
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 void mergedDense(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
   if (!en) return;
@@ -1477,34 +1498,35 @@ void mergedDense(Ctx& c, const DInst& d) {
   if (en != execMaskBits(N)) {
     c.lanes += uint64_t{laneCountOf<N>(en)} * d.runLen;
     for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
-      denseSomeLanes<Op, Float, N, ScalarB>(w, en);
+      denseSomeLanes<Op, Float, N, ScalarB, NegB>(w, en);
     return;
   }
   c.lanes += N * d.runLen;
   for (unsigned k = 0; k < d.runLen; ++k, w.pa += 4 * N, w.pb += 4 * N, w.pr += 4 * N)
-    denseLanes<Op, Float, N, ScalarB>(w.pa, w.pb, w.pr, w.bs);
+    denseLanes<Op, Float, N, ScalarB, NegB>(w.pa, w.pb, w.pr, w.bs);
 }
 
 // A fused dense run (formRuns, DInst::runLen: one handler, the same channel
 // enables): ChEn worked out once, then each instruction in order as denseBody
 // (every lane on) or denseSomeLanes.
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 void fusedDense(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
   const DInst* p = &d;
   if (en == execMaskBits(N)) {
-    for (unsigned k = 0; k < d.runLen; ++k) denseBody<Op, Float, N, ScalarB>(c, p[k]);
+    for (unsigned k = 0; k < d.runLen; ++k) denseBody<Op, Float, N, ScalarB, NegB>(c, p[k]);
     return;
   }
   if (!en) return;
   c.lanes += uint64_t{laneCountOf<N>(en)} * d.runLen;
-  for (unsigned k = 0; k < d.runLen; ++k) denseSomeLanes<Op, Float, N, ScalarB>(densePlaces<ScalarB>(c, p[k]), en);
+  for (unsigned k = 0; k < d.runLen; ++k)
+    denseSomeLanes<Op, Float, N, ScalarB, NegB>(densePlaces<ScalarB>(c, p[k]), en);
 }
 
-template <Opcode Op, bool Float, unsigned N, bool ScalarB>
+template <Opcode Op, bool Float, unsigned N, bool ScalarB, bool NegB = false>
 void denseAlu(Ctx& c, const DInst& d) {
-  if (const uint32_t en = chEnOf<N>(c, d); en != execMaskBits(N)) return denseSome<Op, Float, N, ScalarB>(c, d, en);
-  denseBody<Op, Float, N, ScalarB>(c, d);
+  if (const uint32_t en = chEnOf<N>(c, d); en != execMaskBits(N)) return denseSome<Op, Float, N, ScalarB, NegB>(c, d, en);
+  denseBody<Op, Float, N, ScalarB, NegB>(c, d);
 }
 
 // How vecCmp compares integer lanes by their values (E13), as their 32-bit
@@ -1654,7 +1676,7 @@ std::pair<Handler, Handler> scalarCmp(const DInst& d) {
 template <bool Float, unsigned N = 0>
 void uniformCmp(Ctx& c, const DInst& d) {
   const uint32_t en = N ? chEnOf<N>(c, d) : chEn(c, d);
-  c.lanes += laneCount(en);
+  c.lanes += N ? laneCountOf<N>(en) : laneCount(en);
   if (!en) return;
   const uint32_t a = load1(c, d.src[0]), b = load1(c, d.src[1]);
   bool r;
@@ -1722,7 +1744,7 @@ void mulhDense(Ctx& c, const DInst& d) {
 }
 Handler pickMulhDense(const DInst& d) {
   const Dense shape = denseShape(d, 2);
-  if (shape == Dense::None) return nullptr;
+  if (shape != Dense::Vec && shape != Dense::Scalar) return nullptr;
   const bool scalar = shape == Dense::Scalar;
   return byExecSize(d.exec, [&]<unsigned N>() -> Handler {
     if constexpr (N % 4 == 0) return scalar ? mulhDense<N, true> : mulhDense<N, false>;
@@ -1783,10 +1805,63 @@ struct DenseScalarH {
   static constexpr Handler merged = mergedDense<Op, Float, N, true>;
   static constexpr Handler allOn = denseBody<Op, Float, N, true>;
 };
+template <Opcode Op, bool Float, unsigned N>
+struct DenseNegH {
+  static constexpr Handler fn = denseAlu<Op, Float, N, false, true>;
+  static constexpr Handler fused = fusedDense<Op, Float, N, false, true>;
+  static constexpr Handler merged = mergedDense<Op, Float, N, false, true>;
+  static constexpr Handler allOn = denseBody<Op, Float, N, false, true>;
+};
 template <Opcode, bool Float, unsigned N>
 struct MadH {
   static constexpr Handler fn = madAlu<Float, N>;
 };
+// CMP of integers of one signedness (S) or of F to a predicate, src0
+// consecutive dwords and src1 consecutive dwords or one value (ScalarB), no
+// modifier but an immediate's (cmpDenseShape): the lanes read in place, as vecCmp reads them.
+template <bool Float, unsigned N, CmpSign S, bool ScalarB>
+void denseCmp(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  c.lanes += laneCountOf<N>(en);
+  if (!en) return;
+  using T = std::conditional_t<Float, float, std::conditional_t<S == CmpSign::Signed, int32_t, uint32_t>>;
+  const DensePlaces w = densePlaces<ScalarB>(c, d);
+  T a[N], b[N];
+  std::memcpy(a, w.pa, sizeof a);
+  if constexpr (ScalarB) {
+    T v;
+    std::memcpy(&v, &w.bs, 4);
+    std::fill_n(b, N, v);
+  } else {
+    std::memcpy(b, w.pb, sizeof b);
+  }
+  setPredBits(c, d, en, relationBits<T, N>(d.relop, a, b));
+}
+template <CmpSign S, bool ScalarB>
+struct DenseCmpOf {
+  template <Opcode, bool Float, unsigned N>
+  struct H {
+    static constexpr Handler fn = denseCmp<Float, N, S, ScalarB>;
+  };
+};
+// The shapes denseCmp takes: Vec or Scalar src1 (Dense::None: vecCmp's).
+Dense cmpDenseShape(const DInst& d) {
+  if (d.exec % 4 != 0) return Dense::None;
+  auto modded = [](const DOperand& o) { return o.mod32 != DOperand::Mod32::None && o.load32 != DOperand::Load32::Imm; };
+  const DOperand &a = d.src[0], &b = d.src[1];
+  if (modded(a) || modded(b) || a.load32 != DOperand::Load32::Contig) return Dense::None;
+  if (b.load32 == DOperand::Load32::Contig) return Dense::Vec;
+  if ((b.load32 == DOperand::Load32::Imm && b.immPeriod == 1) || b.load32 == DOperand::Load32::Bcast) return Dense::Scalar;
+  return Dense::None;
+}
+template <bool Float, CmpSign S>
+Handler pickDenseCmp(const DInst& d) {
+  switch (cmpDenseShape(d)) {
+    case Dense::Vec: return byExec<DenseCmpOf<S, false>::template H, Opcode::CMP, Float>(d.exec);
+    case Dense::Scalar: return byExec<DenseCmpOf<S, true>::template H, Opcode::CMP, Float>(d.exec);
+    default: return nullptr;
+  }
+}
 template <CmpSign S>
 struct CmpOf {
   template <Opcode, bool Float, unsigned N>
@@ -1828,6 +1903,9 @@ Handler pickDenseOp(DInst& d, int nsrc) {
   switch (denseShape(d, nsrc)) {
     case Dense::Vec: return pick.template operator()<DenseVecH>();
     case Dense::Scalar: return pick.template operator()<DenseScalarH>();
+    case Dense::NegVec:
+      if constexpr (Op == Opcode::ADD) return pick.template operator()<DenseNegH>();
+      else return nullptr;
     default: return nullptr;
   }
 }
@@ -1846,6 +1924,14 @@ Handler pickDense(DInst& d, Handler vec, int nsrc) {
   return nullptr;
 }
 
+// denseCmp for a CMP that vecCmp serves, if its sources allow it (Load32 set).
+Handler pickCmpDense(const DInst& d, Handler vec) {
+  if (vec == byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, true>(d.exec)) return pickDenseCmp<true, CmpSign::Signed>(d);
+  if (vec == byExec<CmpOf<CmpSign::Signed>::H, Opcode::CMP, false>(d.exec)) return pickDenseCmp<false, CmpSign::Signed>(d);
+  if (vec == byExec<CmpOf<CmpSign::Unsigned>::H, Opcode::CMP, false>(d.exec))
+    return pickDenseCmp<false, CmpSign::Unsigned>(d);
+  return nullptr;
+}
 Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   Handler h = pickFastShape(d, op, nsrc);  // (sets each source's Mod32)
   for (int s = 0; s < nsrc; ++s) setLoad32(d.src[s], d.exec, regBytes);
@@ -1853,6 +1939,8 @@ Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   if (pairLanes(d.dst, d.exec, regBytes)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
   if (d.dst2 && pairLanes(d.src[2], d.exec, regBytes)) d.src[2].load32 = DOperand::Load32::Pair;  // (ADDC's Carry, SUBB's Borrow)
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
+  if (op == Opcode::CMP && d.exec > 1)
+    if (Handler cmp = pickCmpDense(d, h)) return cmp;
   if (op == Opcode::MOV)
     if (Handler m = pickMovLanes(d)) return m;
   if (op == Opcode::MULH && typeSize(d.src[0].type) == 4 && typeSize(d.src[1].type) == 4)
@@ -1891,8 +1979,9 @@ Handler withUniformHalves(DInst& d) {
   if (d.exec == 16) {
     d.halvesFn = uniformCmp<Float, 32>;
     d.halvesInPlace = true;
+    return uniformCmp<Float, 16>;
   }
-  return uniformCmp<Float>;
+  return d.exec == 8 ? uniformCmp<Float, 8> : uniformCmp<Float>;
 }
 
 Handler pickFastShape(DInst& d, Opcode op, int nsrc) {
