@@ -3,6 +3,7 @@
 #include "cl/launch.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -39,9 +40,32 @@ class ThreadPayloads final : public sim::PayloadSource {
     return {wi % local[0], wi / local[0] % local[1], wi / (local[0] * local[1])};
   }
 
+  // K4's per-thread data of each thread of a group, the same in every group (prepareIds):
+  // perThreadBytes() bytes per thread, and the lanes of work-items of the group.
+  std::vector<uint8_t> idBlocks;
+  std::vector<uint32_t> laneMasks;
+  // The local ids X, Y, Z of each lane (uw), one block each (the channels present).
+  void prepareIds() {
+    const uint64_t items = local[0] * local[1] * local[2];
+    const uint32_t per = perThreadBytes(), block = localIdBlock();
+    idBlocks.assign(uint64_t{threads} * per, 0);
+    laneMasks.assign(threads, 0);
+    for (uint32_t thread = 0; thread < threads; ++thread) {
+      uint8_t* ids = idBlocks.data() + uint64_t{thread} * per;
+      for (uint32_t lane = 0; lane < simd; ++lane) {
+        if (uint64_t{thread} * simd + lane >= items) break;
+        laneMasks[thread] |= 1u << lane;
+        const auto id = localId(thread, lane);
+        for (unsigned d = 0; d < idChannels; ++d) {
+          const uint16_t v = static_cast<uint16_t>(id[d]);
+          std::memcpy(ids + d * block + 2 * lane, &v, 2);
+        }
+      }
+    }
+  }
+
   void threadStart(const std::array<uint32_t, 3>& group, uint32_t thread, uint32_t slot, std::vector<uint8_t>& grf,
                    uint32_t& dispatchMask) const override {
-    const uint64_t items = local[0] * local[1] * local[2];
     auto put32 = [&](size_t at, uint32_t v) {
       if (at + 4 <= grf.size()) std::memcpy(grf.data() + at, &v, 4);
     };
@@ -53,23 +77,21 @@ class ThreadPayloads final : public sim::PayloadSource {
     put32(24, group[1]);
     put32(28, group[2]);
     put32(20, slot * scratchPerThread);
-    // K4: local ids X, Y, Z of each lane (uw), one block each after r0 (the channels present).
-    dispatchMask = 0;
+    // K4: the local ids of the thread's lanes of work-items (the first lanes; prepareIds), each
+    // id whole where the payload reaches; the other lanes' bytes are not written.
+    dispatchMask = thread < threads ? laneMasks[thread] : 0;
+    const size_t idBytes = 2u * static_cast<unsigned>(std::popcount(dispatchMask));
     const uint32_t block = localIdBlock();
-    for (uint32_t lane = 0; lane < simd; ++lane) {
-      const uint64_t wi = uint64_t{thread} * simd + lane;
-      if (wi >= items) break;
-      dispatchMask |= 1u << lane;
-      const auto id = localId(thread, lane);
-      for (unsigned d = 0; d < idChannels; ++d) {
-        const size_t at = this->grf + d * block + 2 * lane;
-        const uint16_t v = static_cast<uint16_t>(id[d]);
-        if (at + 2 <= grf.size()) std::memcpy(grf.data() + at, &v, 2);
-      }
+    for (unsigned d = 0; d < idChannels && idBytes; ++d) {
+      const size_t at = this->grf + d * block;
+      if (at < grf.size())
+        std::memcpy(grf.data() + at, idBlocks.data() + uint64_t{thread} * perThreadBytes() + d * block,
+                    std::min(idBytes, (grf.size() - at) & ~size_t{1}));
     }
     // K5: the cross-thread data after them.
     const size_t c = crossThreadOffset();
-    if (c < grf.size()) std::copy_n(crossThread.begin(), std::min(crossThread.size(), grf.size() - c), grf.begin() + c);
+    if (c < grf.size() && !crossThread.empty())
+      std::memcpy(grf.data() + c, crossThread.data(), std::min(crossThread.size(), grf.size() - c));
   }
 
   // K7: %sr0 names the hardware thread: slot s in the bits IGC's private-memory
@@ -387,6 +409,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
   out.threadsPerGroup = payload->threads;
   out.grid = payload->grid;
   out.cfg.grfSize = in.grfSize;
+  payload->prepareIds();
   out.cfg.payload = payload.get();
   out.payload = std::move(payload);
   return true;
