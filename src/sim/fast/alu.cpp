@@ -1938,6 +1938,18 @@ Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   if (!h) return nullptr;
   if (pairLanes(d.dst, d.exec, regBytes)) d.dst.load32 = DOperand::Load32::Pair;  // (storeLanes)
   if (d.dst2 && pairLanes(d.src[2], d.exec, regBytes)) d.src[2].load32 = DOperand::Load32::Pair;  // (ADDC's Carry, SUBB's Borrow)
+  // A commutative operation with one value first and consecutive dwords second
+  // (IGC's `base + offset`): the sources swapped, so the dense shape takes it.
+  const bool commutes = op == Opcode::ADD || op == Opcode::MUL || op == Opcode::AND || op == Opcode::OR || op == Opcode::XOR;
+  const DOperand &s0 = d.src[0], &s1 = d.src[1];
+  if (commutes && nsrc == 2 && d.exec > 1 && s1.load32 == DOperand::Load32::Contig && s1.mod32 == DOperand::Mod32::None &&
+      ((s0.load32 == DOperand::Load32::Imm && s0.immPeriod == 1) ||
+       (s0.load32 == DOperand::Load32::Bcast && s0.mod32 == DOperand::Mod32::None))) {
+    std::swap(d.src[0], d.src[1]);
+    std::swap(d.iload[0], d.iload[1]);
+    std::swap(d.fload[0], d.fload[1]);
+    d.src0Bits = static_cast<uint8_t>(typeSize(d.src[0].type) * 8);
+  }
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   if (op == Opcode::CMP && d.exec > 1)
     if (Handler cmp = pickCmpDense(d, h)) return cmp;
