@@ -207,8 +207,9 @@ void startCtx(Ctx& c, const Shared& sh) {
     t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
     if (t.em != sh.dispatchMask) [[unlikely]] {
       // A thread with fewer lanes: the start's writes the plan counted on
-      // (ThreadStart::rewrite, for the dispatch mask) may not all happen: the whole image.
-      std::copy(sh.form->regImage.begin(), sh.form->regImage.end(), regs);
+      // (ThreadStart::rewrite, for the dispatch mask) may not all happen: every
+      // byte an instruction may write from the image (the others hold it).
+      for (const ByteRange& r : sh.form->start.written) std::memcpy(regs + r.lo, img + r.lo, r.hi - r.lo);
       for (const ThreadStart::Id& id : sh.form->start.ids) c.setRegBits(id.offset, id.bytes, ids[id.which]);
       t.em = loadPayload(*sh.payload, sh.l->payload, tc, slot, w.grf, regs);
     }

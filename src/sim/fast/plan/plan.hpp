@@ -56,6 +56,10 @@ struct ThreadStart {
   // blocks): copied from the image per thread; the others keep the image's
   // value once a thread state holds it.
   std::vector<ByteRange> rewrite;
+  // Bytes of the image an instruction left in the code may write (16-byte
+  // blocks): a thread with fewer lanes than the dispatch mask, whose start may
+  // leave some of them unwritten, copies these from the image.
+  std::vector<ByteRange> written;
 };
 
 // At launch, with `fold`: the NoMask, unpredicated ALU instructions of the

@@ -225,13 +225,19 @@ ThreadStart planThreadStart(Program& p, std::vector<uint8_t>& image, bool fold, 
   }
   std::erase_if(out.affine, [&](const ThreadAffine& a) { return !isRead(a.offset, uint64_t{a.offset} + 4); });
   // Whole 16-byte blocks (bytes of the image past those are copied too: they hold the image already).
+  auto addBlock = [](std::vector<ByteRange>& v, uint32_t lo, uint32_t hi) {
+    if (!v.empty() && v.back().hi == lo) v.back().hi = hi;
+    else v.push_back({lo, hi});
+  };
   for (size_t b = 0; b < n; b += 16) {
-    bool any = false;
-    for (size_t i = b; i < std::min(n, b + 16); ++i) any |= written[i] && (exposed[i] || !covered[i]);
-    if (!any) continue;
+    bool any = false, anyWritten = false;
+    for (size_t i = b; i < std::min(n, b + 16); ++i) {
+      any |= written[i] && (exposed[i] || !covered[i]);
+      anyWritten |= written[i];
+    }
     const uint32_t lo = static_cast<uint32_t>(b), hi = static_cast<uint32_t>(std::min(n, b + 16));
-    if (!out.rewrite.empty() && out.rewrite.back().hi == lo) out.rewrite.back().hi = hi;
-    else out.rewrite.push_back({lo, hi});
+    if (any) addBlock(out.rewrite, lo, hi);
+    if (anyWritten) addBlock(out.written, lo, hi);
   }
   return out;
 }
