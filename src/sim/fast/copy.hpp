@@ -130,6 +130,62 @@ template <unsigned N>
   for (unsigned i = 0; i < N; ++i) std::memcpy(dst + 4 * i, base + addr[i], 4);
 }
 
+// Pixel-major copy of 2 channel planes: dword 2i + ch of out = dword i of
+// plane ch, i < N, the planes `stride` dwords apart.
+template <unsigned N>
+inline void interleave2(uint8_t* out, const uint8_t* planes, unsigned stride) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + 4 * i));
+      const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(planes + 4 * (stride + i)));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 8 * i), _mm_unpacklo_epi32(x, y));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 8 * i + 16), _mm_unpackhi_epi32(x, y));
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned ch = 0; ch < 2; ++ch) std::memcpy(out + 4 * (2 * i + ch), planes + 4 * (ch * stride + i), 4);
+}
+// The inverse of interleave2: dword i of plane ch = dword 2i + ch of in.
+template <unsigned N>
+inline void deinterleave2(uint8_t* planes, const uint8_t* in, unsigned stride) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      const __m128 a = _mm_loadu_ps(reinterpret_cast<const float*>(in + 8 * i));
+      const __m128 b = _mm_loadu_ps(reinterpret_cast<const float*>(in + 8 * i + 16));
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * i), _mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0)));
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (stride + i)), _mm_shuffle_ps(a, b, _MM_SHUFFLE(3, 1, 3, 1)));
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned ch = 0; ch < 2; ++ch) std::memcpy(planes + 4 * (ch * stride + i), in + 4 * (2 * i + ch), 4);
+}
+// The inverse of interleave4: dword i of plane ch = dword 4i + ch of in.
+template <unsigned N>
+inline void deinterleave4(uint8_t* planes, const uint8_t* in, unsigned stride) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      auto load = [&](unsigned px) { return _mm_loadu_ps(reinterpret_cast<const float*>(in + 16 * (i + px))); };
+      __m128 r = load(0), g = load(1), b = load(2), a = load(3);
+      _MM_TRANSPOSE4_PS(r, g, b, a);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * i), r);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (stride + i)), g);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (2 * stride + i)), b);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (3 * stride + i)), a);
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), in + 4 * (4 * i + ch), 4);
+}
+
 // Pixel-major copy of 4 channel planes: dword 4i + ch of out = dword i of
 // plane ch, i < N, the planes `stride` dwords apart.
 template <unsigned N>

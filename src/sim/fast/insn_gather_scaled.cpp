@@ -1,6 +1,7 @@
 // GATHER_SCALED (0x78), seed page GATHER_SCALED.md:
 //   for (i = 0; i < exec_size; ++i)
 //     if (ChEn[i]) dst[i] = surface[offset + element_offset[i]];  // <num_blocks> bytes
+#include <algorithm>
 #include <cstring>
 
 #include "sim/fast/scaled.hpp"
@@ -98,6 +99,41 @@ struct Gather4 {
     laneAddresses<N>(c, d, addr);  // (every offset read before a destination is written)
     for (unsigned i = 0; i < N; ++i) dw[i] = addr[i] / 4;  // E5; the dword index does not wrap (E17)
     uint8_t* dst = c.t.regs.data() + d.raw[1];
+    if (!Obs && en == execMaskBits(N) && contiguous<N>(dw, 0)) {
+      // Every lane at one pixel (a row of a tile every work-item reads), its
+      // channels in bounds: each enabled channel's dword to every lane of its plane.
+      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
+      if ((uint64_t{dw[0]} + top) * 4 + 4 <= s.size) {
+        unsigned pos = 0;
+        for (unsigned ch = 0; ch <= top; ++ch) {
+          if (!((chs >> ch) & 1)) continue;
+          const uint32_t v = atomicLoad<uint32_t>(s.data + (uint64_t{dw[0]} + ch) * 4);
+          uint32_t plane[N];
+          std::fill_n(plane, N, v);
+          std::memcpy(dst + 4 * pos * stride, plane, sizeof plane);
+          ++pos;
+        }
+        c.spaceBytes[s.statIndex][0] += uint64_t{N} * pos * 4;
+        return;
+      }
+    }
+    if (!Obs && en == execMaskBits(N) && (chs == 3 || chs == 15)) {
+      // R and G, or all four channels, of consecutive pixels in bounds: one run
+      // of 2 or 4 x exec dwords, pixel i's channel ch to channel plane ch (a transpose).
+      const unsigned k = chs == 3 ? 2 : 4;
+      if (contiguous<N>(dw, k) && runFast(s, uint64_t{dw[0]} * 4, 4 * k * N, 4)) {
+        uint8_t px[16 * N];
+        const uint8_t* in = s.data + uint64_t{dw[0]} * 4;
+        if (!s.plain) {
+          atomicCopyIn<uint32_t>(in, px, 4 * k * N);
+          in = px;
+        }
+        if (k == 2) deinterleave2<N>(dst, in, stride);
+        else deinterleave4<N>(dst, in, stride);
+        c.spaceBytes[s.statIndex][0] += 4 * k * N;
+        return;
+      }
+    }
     if (!Obs) {
       // Every enabled lane's highest channel in bounds: the loads without a test each.
       uint32_t hi = 0;

@@ -45,6 +45,18 @@ struct Scatter4 {
         c.spaceBytes[s.statIndex][1] += 16 * N;
         return;
       }
+      if (chs == 3 && en == execMaskBits(N) && contiguous<N>(dw, 2) && runFast(s, uint64_t{dw[0]} * 4, 8 * N, 4)) {
+        // R and G of consecutive pixels: one run of 2 x exec dwords, as above.
+        if (s.plain) {
+          interleave2<N>(s.data + uint64_t{dw[0]} * 4, src, stride);
+        } else {
+          uint8_t px[8 * N];
+          interleave2<N>(px, src, stride);
+          copyOut<uint32_t, 2 * N>(s, uint64_t{dw[0]} * 4, px);
+        }
+        c.spaceBytes[s.statIndex][1] += 8 * N;
+        return;
+      }
       uint32_t hi = 0;
       forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
       if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
