@@ -186,6 +186,54 @@ inline void deinterleave4(uint8_t* planes, const uint8_t* in, unsigned stride) {
     for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), in + 4 * (4 * i + ch), 4);
 }
 
+// Four channel planes (`stride` dwords apart) from the 16-byte pixels
+// pixel(i), i < N: dword i of plane ch = dword ch of pixel i. `pixel(i)`
+// gives a pointer to 16 bytes (loaded as they are).
+template <unsigned N, class Px>
+inline void gatherPixels4(uint8_t* planes, unsigned stride, Px pixel) {
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      auto load = [&](unsigned k) { return _mm_loadu_ps(reinterpret_cast<const float*>(pixel(i + k))); };
+      __m128 r = load(0), g = load(1), b = load(2), a = load(3);
+      _MM_TRANSPOSE4_PS(r, g, b, a);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * i), r);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (stride + i)), g);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (2 * stride + i)), b);
+      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (3 * stride + i)), a);
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i)
+    for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), pixel(i) + 4 * ch, 4);
+}
+// The 16-byte pixels of four channel planes: put(i, p) with p the 16 bytes of
+// pixel i (dword ch = dword i of plane ch), i < N in order.
+template <unsigned N, class Put>
+inline void scatterPixels4(const uint8_t* planes, unsigned stride, Put put) {
+  alignas(16) uint8_t px[64];
+#if defined(__SSE2__)
+  if constexpr (N % 4 == 0) {
+    for (unsigned i = 0; i < N; i += 4) {
+      auto load = [&](unsigned ch) { return _mm_loadu_ps(reinterpret_cast<const float*>(planes + 4 * (ch * stride + i))); };
+      __m128 r = load(0), g = load(1), b = load(2), a = load(3);
+      _MM_TRANSPOSE4_PS(r, g, b, a);
+      _mm_store_ps(reinterpret_cast<float*>(px), r);
+      _mm_store_ps(reinterpret_cast<float*>(px + 16), g);
+      _mm_store_ps(reinterpret_cast<float*>(px + 32), b);
+      _mm_store_ps(reinterpret_cast<float*>(px + 48), a);
+      for (unsigned k = 0; k < 4; ++k) put(i + k, px + 16 * k);
+    }
+    return;
+  }
+#endif
+  for (unsigned i = 0; i < N; ++i) {
+    for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(px + 4 * ch, planes + 4 * (ch * stride + i), 4);
+    put(i, px);
+  }
+}
+
 // Pixel-major copy of 4 channel planes: dword 4i + ch of out = dword i of
 // plane ch, i < N, the planes `stride` dwords apart.
 template <unsigned N>

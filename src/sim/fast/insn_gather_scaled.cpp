@@ -139,6 +139,18 @@ struct Gather4 {
       uint32_t hi = 0;
       forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
       const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
+      if (chs == 15 && en == execMaskBits(N) && (uint64_t{hi} + 3) * 4 + 4 <= s.size) {
+        // All four channels of every lane: each pixel's 16 bytes, transposed to the planes.
+        if (s.plain) {
+          gatherPixels4<N>(dst, stride, [&](unsigned i) { return s.data + uint64_t{dw[i]} * 4; });
+        } else {
+          uint8_t px[16 * N];
+          for (unsigned i = 0; i < N; ++i) atomicCopyIn<uint32_t>(s.data + uint64_t{dw[i]} * 4, px + 16 * i, 16);
+          gatherPixels4<N>(dst, stride, [&](unsigned i) { return static_cast<const uint8_t*>(px + 16 * i); });
+        }
+        c.spaceBytes[s.statIndex][0] += 16 * N;
+        return;
+      }
       if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
         unsigned pos = 0;
         for (unsigned ch = 0; ch <= top; ++ch) {
