@@ -1061,6 +1061,47 @@ Handler pickMovLanes(const DInst& d) {
   });
 }
 
+// MOV of consecutive B, UB, W or UW lanes into consecutive D or UD lanes
+// without a modifier (pickMovWiden; IGC's uchar and short loads widened): each
+// lane's value extended by its source type (ext32, as vecAlu's MOV takes it),
+// all read before any is written, the disabled lanes' dwords written back unchanged.
+template <unsigned N, class S>
+void movWiden(Ctx& c, const DInst& d) {
+  const uint32_t en = chEnOf<N>(c, d);
+  if (!en) return;
+  c.lanes += laneCountOf<N>(en);
+  uint8_t* regs = c.t.regs.data();
+  S v[N];
+  std::memcpy(v, regs + d.src[0].off[0], sizeof v);
+  uint32_t r[N];
+  for (unsigned k = 0; k < N; ++k) r[k] = static_cast<uint32_t>(static_cast<std::conditional_t<std::is_signed_v<S>, int32_t, uint32_t>>(v[k]));
+  uint8_t* p = regs + d.dst.off[0];
+  if (en == execMaskBits(N)) return copyFixed<4 * N>(p, r);
+  for (unsigned k = 0; k < N; k += 4) {
+    V4 x;
+    std::memcpy(&x, r + k, 16);
+    blend4(p + 4 * k, x, laneMask4(en >> k));
+  }
+}
+Handler pickMovWiden(const DInst& d) {
+  const DOperand& s = d.src[0];
+  if (s.kind != DOperand::Kind::Reg || s.shape != DOperand::Shape::Contig || s.mod != Mod::None) return nullptr;
+  if (d.dst.shape != DOperand::Shape::Contig || (d.dst.type != Type::D && d.dst.type != Type::UD)) return nullptr;
+  return byExecSize(d.exec, [&]<unsigned N>() -> Handler {
+    if constexpr (N % 4 != 0) {
+      return nullptr;
+    } else {
+      switch (s.type) {
+        case Type::B: return movWiden<N, int8_t>;
+        case Type::UB: return movWiden<N, uint8_t>;
+        case Type::W: return movWiden<N, int16_t>;
+        case Type::UW: return movWiden<N, uint16_t>;
+        default: return nullptr;
+      }
+    }
+  });
+}
+
 // The start of a handler on 32-bit lanes: the enabled lanes counted (none:
 // nothing to do) and its NSrc sources loaded (loadLanes); then f(src, en,
 // lanes) computes and stores.
@@ -1953,8 +1994,11 @@ Handler pickFast(DInst& d, Opcode op, int nsrc, uint32_t regBytes) {
   if (Handler dense = pickDense(d, h, nsrc)) return dense;
   if (op == Opcode::CMP && d.exec > 1)
     if (Handler cmp = pickCmpDense(d, h)) return cmp;
-  if (op == Opcode::MOV)
+  if (op == Opcode::MOV) {
     if (Handler m = pickMovLanes(d)) return m;
+    if (h == byExec<AluH, Opcode::MOV, false>(d.exec))
+      if (Handler m = pickMovWiden(d)) return m;
+  }
   if (op == Opcode::MULH && typeSize(d.src[0].type) == 4 && typeSize(d.src[1].type) == 4)
     if (Handler m = pickMulhDense(d)) return m;
   return h;
