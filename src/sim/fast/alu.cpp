@@ -1469,10 +1469,11 @@ template <bool ScalarB>
 // them, no modifier but an immediate's (in its imm32).
 // NegVec: a Vec src1 with a (-) modifier (FNeg, INeg), for ADD (DenseNegH).
 enum class Dense : uint8_t { None, Vec, Scalar, NegVec };
+// A register source with a modifier (an immediate's is in its imm32).
+bool modded(const DOperand& o) { return o.mod32 != DOperand::Mod32::None && o.load32 != DOperand::Load32::Imm; }
 Dense denseShape(const DInst& d, int nsrc) {
   if (d.exec % 4 != 0 || d.dst.shape != DOperand::Shape::Contig || typeSize(d.dst.type) != 4) return Dense::None;
   using M = DOperand::Mod32;
-  auto modded = [](const DOperand& o) { return o.mod32 != M::None && o.load32 != DOperand::Load32::Imm; };
   if (modded(d.src[0])) return Dense::None;
   const bool negB = nsrc == 2 && modded(d.src[1]);
   if (negB && d.src[1].mod32 != M::FNeg && d.src[1].mod32 != M::INeg) return Dense::None;
@@ -1888,7 +1889,6 @@ struct DenseCmpOf {
 // The shapes denseCmp takes: Vec or Scalar src1 (Dense::None: vecCmp's).
 Dense cmpDenseShape(const DInst& d) {
   if (d.exec % 4 != 0) return Dense::None;
-  auto modded = [](const DOperand& o) { return o.mod32 != DOperand::Mod32::None && o.load32 != DOperand::Load32::Imm; };
   const DOperand &a = d.src[0], &b = d.src[1];
   if (modded(a) || modded(b) || a.load32 != DOperand::Load32::Contig) return Dense::None;
   if (b.load32 == DOperand::Load32::Contig) return Dense::Vec;

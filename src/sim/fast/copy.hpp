@@ -165,27 +165,6 @@ inline void deinterleave2(uint8_t* planes, const uint8_t* in, unsigned stride) {
   for (unsigned i = 0; i < N; ++i)
     for (unsigned ch = 0; ch < 2; ++ch) std::memcpy(planes + 4 * (ch * stride + i), in + 4 * (2 * i + ch), 4);
 }
-// The inverse of interleave4: dword i of plane ch = dword 4i + ch of in.
-template <unsigned N>
-inline void deinterleave4(uint8_t* planes, const uint8_t* in, unsigned stride) {
-#if defined(__SSE2__)
-  if constexpr (N % 4 == 0) {
-    for (unsigned i = 0; i < N; i += 4) {
-      auto load = [&](unsigned px) { return _mm_loadu_ps(reinterpret_cast<const float*>(in + 16 * (i + px))); };
-      __m128 r = load(0), g = load(1), b = load(2), a = load(3);
-      _MM_TRANSPOSE4_PS(r, g, b, a);
-      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * i), r);
-      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (stride + i)), g);
-      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (2 * stride + i)), b);
-      _mm_storeu_ps(reinterpret_cast<float*>(planes + 4 * (3 * stride + i)), a);
-    }
-    return;
-  }
-#endif
-  for (unsigned i = 0; i < N; ++i)
-    for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), in + 4 * (4 * i + ch), 4);
-}
-
 // Four channel planes (`stride` dwords apart) from the 16-byte pixels
 // pixel(i), i < N: dword i of plane ch = dword ch of pixel i. `pixel(i)`
 // gives a pointer to 16 bytes (loaded as they are).
@@ -207,6 +186,11 @@ inline void gatherPixels4(uint8_t* planes, unsigned stride, Px pixel) {
 #endif
   for (unsigned i = 0; i < N; ++i)
     for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), pixel(i) + 4 * ch, 4);
+}
+// The inverse of interleave4: dword i of plane ch = dword 4i + ch of in.
+template <unsigned N>
+inline void deinterleave4(uint8_t* planes, const uint8_t* in, unsigned stride) {
+  gatherPixels4<N>(planes, stride, [&](unsigned i) { return in + 16 * i; });
 }
 // The 16-byte pixels of four channel planes: put(i, p) with p the 16 bytes of
 // pixel i (dword ch = dword i of plane ch), i < N in order.

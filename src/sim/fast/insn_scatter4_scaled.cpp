@@ -32,29 +32,17 @@ struct Scatter4 {
       for (unsigned i = 0; i < N; ++i) dw[i] = addr[i] / 4;
       const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
       const uint8_t* src = c.t.regs.data() + d.raw[1];
-      if (chs == 15 && en == execMaskBits(N) && contiguous<N>(dw, 4) && runFast(s, uint64_t{dw[0]} * 4, 16 * N, 4)) {
-        // All four channels of consecutive pixels: one run of 4 x exec dwords,
-        // pixel i's channel ch from channel plane ch (a transpose; no two writes meet).
-        if (s.plain) {
-          interleave4<N>(s.data + uint64_t{dw[0]} * 4, src, stride);
-        } else {
-          uint8_t px[16 * N];
-          interleave4<N>(px, src, stride);
-          copyOut<uint32_t, 4 * N>(s, uint64_t{dw[0]} * 4, px);
-        }
-        c.spaceBytes[s.statIndex][1] += 16 * N;
-        return;
-      }
-      if (chs == 3 && en == execMaskBits(N) && contiguous<N>(dw, 2) && runFast(s, uint64_t{dw[0]} * 4, 8 * N, 4)) {
-        // R and G of consecutive pixels: one run of 2 x exec dwords, as above.
-        if (s.plain) {
-          interleave2<N>(s.data + uint64_t{dw[0]} * 4, src, stride);
-        } else {
-          uint8_t px[8 * N];
-          interleave2<N>(px, src, stride);
-          copyOut<uint32_t, 2 * N>(s, uint64_t{dw[0]} * 4, px);
-        }
-        c.spaceBytes[s.statIndex][1] += 8 * N;
+      if (const unsigned k = chs == 15 ? 4 : chs == 3 ? 2 : 0;
+          k && en == execMaskBits(N) && contiguous<N>(dw, k) && runFast(s, uint64_t{dw[0]} * 4, 4 * k * N, 4)) {
+        // All four channels (or R and G) of consecutive pixels: one run of k x
+        // exec dwords, pixel i's channel ch from channel plane ch (a transpose;
+        // no two writes meet).
+        uint8_t px[16 * N];
+        uint8_t* out = s.plain ? s.data + uint64_t{dw[0]} * 4 : px;
+        if (k == 4) interleave4<N>(out, src, stride);
+        else interleave2<N>(out, src, stride);
+        if (!s.plain) atomicCopyOut<uint32_t>(s.data + uint64_t{dw[0]} * 4, px, 4 * k * N);
+        c.spaceBytes[s.statIndex][1] += 4 * k * N;
         return;
       }
       uint32_t hi = 0;
