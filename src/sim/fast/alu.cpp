@@ -1061,27 +1061,19 @@ Handler pickMovLanes(const DInst& d) {
   });
 }
 
-// MOV of consecutive B, UB, W or UW lanes into consecutive D or UD lanes
-// without a modifier (pickMovWiden; IGC's uchar and short loads widened): each
-// lane's value extended by its source type (ext32, as vecAlu's MOV takes it),
-// all read before any is written, the disabled lanes' dwords written back unchanged.
+// MOV page: MOV of consecutive B, UB, W or UW lanes into consecutive D or UD lanes
+// without a modifier (pickMovWiden; IGC's uchar and short loads widened): vecAlu's
+// MOV with the source type known (loadRegLanes of S: each lane's value extended
+// by its type, ext32), all read before any is written (storeLanes).
 template <unsigned N, class S>
 void movWiden(Ctx& c, const DInst& d) {
   const uint32_t en = chEnOf<N>(c, d);
   if (!en) return;
-  c.lanes += laneCountOf<N>(en);
-  uint8_t* regs = c.t.regs.data();
-  S v[N];
-  std::memcpy(v, regs + d.src[0].off[0], sizeof v);
+  const unsigned lanes = laneCountOf<N>(en);
+  c.lanes += lanes;
   uint32_t r[N];
-  for (unsigned k = 0; k < N; ++k) r[k] = static_cast<uint32_t>(static_cast<std::conditional_t<std::is_signed_v<S>, int32_t, uint32_t>>(v[k]));
-  uint8_t* p = regs + d.dst.off[0];
-  if (en == execMaskBits(N)) return copyFixed<4 * N>(p, r);
-  for (unsigned k = 0; k < N; k += 4) {
-    V4 x;
-    std::memcpy(&x, r + k, 16);
-    blend4(p + 4 * k, x, laneMask4(en >> k));
-  }
+  loadRegLanes<N, S>(c.t.regs.data(), d.src[0], r);
+  storeLanes<N>(c, d, en, lanes, r);
 }
 Handler pickMovWiden(const DInst& d) {
   const DOperand& s = d.src[0];
@@ -1858,7 +1850,7 @@ template <Opcode, bool Float, unsigned N>
 struct MadH {
   static constexpr Handler fn = madAlu<Float, N>;
 };
-// CMP of integers of one signedness (S) or of F to a predicate, src0
+// CMP page: CMP of integers of one signedness (S) or of F to a predicate, src0
 // consecutive dwords and src1 consecutive dwords or one value (ScalarB), no
 // modifier but an immediate's (cmpDenseShape): the lanes read in place, as vecCmp reads them.
 template <bool Float, unsigned N, CmpSign S, bool ScalarB>

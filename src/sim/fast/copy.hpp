@@ -187,11 +187,6 @@ inline void gatherPixels4(uint8_t* planes, unsigned stride, Px pixel) {
   for (unsigned i = 0; i < N; ++i)
     for (unsigned ch = 0; ch < 4; ++ch) std::memcpy(planes + 4 * (ch * stride + i), pixel(i) + 4 * ch, 4);
 }
-// The inverse of interleave4: dword i of plane ch = dword 4i + ch of in.
-template <unsigned N>
-inline void deinterleave4(uint8_t* planes, const uint8_t* in, unsigned stride) {
-  gatherPixels4<N>(planes, stride, [&](unsigned i) { return in + 16 * i; });
-}
 // The 16-byte pixels of four channel planes: put(i, p) with p the 16 bytes of
 // pixel i (dword ch = dword i of plane ch), i < N in order.
 template <unsigned N, class Put>

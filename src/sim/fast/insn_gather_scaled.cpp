@@ -99,59 +99,56 @@ struct Gather4 {
     laneAddresses<N>(c, d, addr);  // (every offset read before a destination is written)
     for (unsigned i = 0; i < N; ++i) dw[i] = addr[i] / 4;  // E5; the dword index does not wrap (E17)
     uint8_t* dst = c.t.regs.data() + d.raw[1];
-    if (!Obs && en == execMaskBits(N) && contiguous<N>(dw, 0)) {
-      // Every lane at one pixel (a row of a tile every work-item reads), its
-      // channels in bounds: each enabled channel's dword to every lane of its plane.
-      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
-      if ((uint64_t{dw[0]} + top) * 4 + 4 <= s.size) {
-        unsigned pos = 0;
-        for (unsigned ch = 0; ch <= top; ++ch) {
-          if (!((chs >> ch) & 1)) continue;
-          const uint32_t v = atomicLoad<uint32_t>(s.data + (uint64_t{dw[0]} + ch) * 4);
-          uint32_t plane[N];
-          std::fill_n(plane, N, v);
-          std::memcpy(dst + 4 * pos * stride, plane, sizeof plane);
-          ++pos;
-        }
-        c.spaceBytes[s.statIndex][0] += uint64_t{N} * pos * 4;
-        return;
-      }
-    }
-    if (!Obs && en == execMaskBits(N) && (chs == 3 || chs == 15)) {
-      // R and G, or all four channels, of consecutive pixels in bounds: one run
-      // of 2 or 4 x exec dwords, pixel i's channel ch to channel plane ch (a transpose).
-      const unsigned k = chs == 3 ? 2 : 4;
-      if (contiguous<N>(dw, k) && runFast(s, uint64_t{dw[0]} * 4, 4 * k * N, 4)) {
-        uint8_t px[16 * N];
-        const uint8_t* in = s.data + uint64_t{dw[0]} * 4;
-        if (!s.plain) {
-          atomicCopyIn<uint32_t>(in, px, 4 * k * N);
-          in = px;
-        }
-        if (k == 2) deinterleave2<N>(dst, in, stride);
-        else deinterleave4<N>(dst, in, stride);
-        c.spaceBytes[s.statIndex][0] += 4 * k * N;
-        return;
-      }
-    }
     if (!Obs) {
       // Every enabled lane's highest channel in bounds: the loads without a test each.
+      const bool all = en == execMaskBits(N);
       uint32_t hi = 0;
-      forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
-      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
-      if (chs == 15 && en == execMaskBits(N) && (uint64_t{hi} + 3) * 4 + 4 <= s.size) {
-        // All four channels of every lane: each pixel's 16 bytes, transposed to the planes.
-        if (s.plain) {
-          gatherPixels4<N>(dst, stride, [&](unsigned i) { return s.data + uint64_t{dw[i]} * 4; });
-        } else {
-          uint8_t px[16 * N];
-          for (unsigned i = 0; i < N; ++i) atomicCopyIn<uint32_t>(s.data + uint64_t{dw[i]} * 4, px + 16 * i, 16);
-          gatherPixels4<N>(dst, stride, [&](unsigned i) { return static_cast<const uint8_t*>(px + 16 * i); });
-        }
-        c.spaceBytes[s.statIndex][0] += 16 * N;
-        return;
+      if (all) {
+        for (unsigned i = 0; i < N; ++i) hi = std::max(hi, dw[i]);
+      } else {
+        forEachLane(en, [&](unsigned i) { hi = std::max(hi, dw[i]); });
       }
+      const unsigned top = 31 - static_cast<unsigned>(std::countl_zero(chs));
       if ((uint64_t{hi} + top) * 4 + 4 <= s.size) {
+        if (all && contiguous<N>(dw, 0)) {
+          // Every lane at one pixel (a row of a tile every work-item reads):
+          // each enabled channel's dword to every lane of its plane.
+          unsigned pos = 0;
+          for (unsigned ch = 0; ch <= top; ++ch) {
+            if (!((chs >> ch) & 1)) continue;
+            uint32_t plane[N];
+            std::fill_n(plane, N, atomicLoad<uint32_t>(s.data + (uint64_t{dw[0]} + ch) * 4));
+            std::memcpy(dst + 4 * pos * stride, plane, sizeof plane);
+            ++pos;
+          }
+          c.spaceBytes[s.statIndex][0] += uint64_t{N} * pos * 4;
+          return;
+        }
+        if (all && chs == 3 && contiguous<N>(dw, 2)) {
+          // R and G of consecutive pixels: one run of 2 x exec dwords, pixel i's
+          // channel ch to channel plane ch.
+          uint8_t px[8 * N];
+          const uint8_t* in = s.data + uint64_t{dw[0]} * 4;
+          if (!s.plain) {
+            atomicCopyIn<uint32_t>(in, px, sizeof px);
+            in = px;
+          }
+          deinterleave2<N>(dst, in, stride);
+          c.spaceBytes[s.statIndex][0] += 8 * N;
+          return;
+        }
+        if (all && chs == 15) {
+          // All four channels of every lane: each pixel's 16 bytes, transposed to the planes.
+          if (s.plain) {
+            gatherPixels4<N>(dst, stride, [&](unsigned i) { return s.data + uint64_t{dw[i]} * 4; });
+          } else {
+            uint8_t px[16 * N];
+            for (unsigned i = 0; i < N; ++i) atomicCopyIn<uint32_t>(s.data + uint64_t{dw[i]} * 4, px + 16 * i, 16);
+            gatherPixels4<N>(dst, stride, [&](unsigned i) { return static_cast<const uint8_t*>(px + 16 * i); });
+          }
+          c.spaceBytes[s.statIndex][0] += 16 * N;
+          return;
+        }
         unsigned pos = 0;
         for (unsigned ch = 0; ch <= top; ++ch) {
           if (!((chs >> ch) & 1)) continue;
