@@ -6,6 +6,11 @@
 //                                    alternating; ratio = the median of native time / visakit time
 //                                    per pair; mem_ratio = the median of visakit's / native's peak RSS
 //   BM_Process/gather_1MiB/reference the same with `visakit run --reference`
+//   BM_ClProcess/saxpy               `visakit cl tests/cl/saxpy.cl` (kernel saxpy, 1,024 work-items)
+//                                    from start to y written, reading the compile a private compile
+//                                    cache keeps, against the same run with --no-cache (ocloc
+//                                    compiles), alternating; ratio = the median of the compiling run's
+//                                    time / the cached run's per pair
 //
 // Both outputs are compared byte for byte with the in-process native result first;
 // a difference or a failed process skips the benchmark with the error.
@@ -18,6 +23,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
+#include <string_view>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -26,6 +33,7 @@
 #include <string>
 #include <vector>
 
+#include "native.hpp"
 #include "workloads.hpp"
 
 extern char** environ;
@@ -51,8 +59,9 @@ bool waitUntilExit(pid_t pid, int& status) {
 }
 
 // Runs argv to completion through visakit-bench-spawn (bench/process/spawn.cpp), stdout and
-// stderr to `log`: its wall time and peak RSS as the spawner measured them.
-ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir) {
+// stderr to `log`, with our environment plus `env` (NAME=VALUE): its wall time and peak RSS
+// as the spawner measured them.
+ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir, const std::vector<std::string>& env = {}) {
   ProcRun r;
   const fs::path log = dir / "log.txt", result = dir / "result.txt";
   std::vector<std::string> full = {VISAKIT_BENCH_SPAWN, result.string()};
@@ -65,7 +74,15 @@ ProcRun runProcess(const std::vector<std::string>& argv, const fs::path& dir) {
   posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_adddup2(&fa, 1, 2);
   pid_t pid = 0;
-  int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), environ);
+  std::vector<std::string> envs;
+  for (char** e = environ; e && *e; ++e)
+    if (std::none_of(env.begin(), env.end(), [&](const std::string& v) { return std::string_view(*e).starts_with(v.substr(0, v.find('=') + 1)); }))
+      envs.emplace_back(*e);
+  envs.insert(envs.end(), env.begin(), env.end());
+  std::vector<char*> envp;
+  for (auto& e : envs) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  int rc = posix_spawn(&pid, args[0], &fa, nullptr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&fa);
   if (rc != 0) {
     r.error = "cannot start " + full[0];
@@ -184,6 +201,65 @@ void BM_Process(benchmark::State& st, const std::string& wl, bool reference) {
   st.SetLabel(d.unit);
 }
 
+// y = 1.5 * x + y over 1,024 floats, through `visakit cl` on the OpenCL C source: a cached
+// compile against ocloc's (see the top of the file).
+void BM_ClProcess(benchmark::State& st) {
+  TempFolder folder("visakit-bench-cl");
+  const fs::path dir = folder.path();
+  if (dir.empty()) return st.SkipWithError("cannot make a temporary folder");
+  constexpr size_t n = 1024;
+  std::vector<float> x(n), y(n);
+  for (size_t i = 0; i < n; ++i) {
+    x[i] = static_cast<float>(i % 97) * 0.25f - 3.0f;
+    y[i] = static_cast<float>(i % 89) * -0.5f + 7.0f;
+  }
+  auto bytesOf = [](const std::vector<float>& v) {
+    std::vector<uint8_t> b(v.size() * 4);
+    std::memcpy(b.data(), v.data(), b.size());
+    return b;
+  };
+  if (!writeFile(dir / "x.bin", bytesOf(x)) || !writeFile(dir / "y.bin", bytesOf(y)))
+    return st.SkipWithError("cannot write the input files");
+  std::vector<float> want = y;
+  nativeAxpyFloat(1.5f, x.data(), want.data(), n);
+  const fs::path out = dir / "y_out.bin";
+  const std::vector<std::string> cached = {VISAKIT_BENCH_CLI, "cl", std::string(VISAKIT_BENCH_SOURCE_DIR) + "/tests/cl/saxpy.cl",
+                                           "--kernel", "saxpy", "--global", std::to_string(n), "--local", "256",
+                                           "--arg", "0=f32:1.5", "--arg", "1=@" + (dir / "x.bin").string(),
+                                           "--arg", "2=@" + (dir / "y.bin").string(), "--out", "2=" + out.string()};
+  std::vector<std::string> compiling = cached;
+  compiling.push_back("--no-cache");
+  const std::vector<std::string> env = {"VISAKIT_CACHE_DIR=" + (dir / "cache").string()};
+  for (int side = 0; side < 2; ++side) {  // the first run fills the cache; each output checked once
+    fs::remove(out);
+    ProcRun r = runProcess(side ? compiling : cached, dir, env);
+    if (!r.ok) return st.SkipWithError(r.error.c_str());
+    if (!sameFile(out, bytesOf(want))) return st.SkipWithError("visakit cl: output differs from the native result");
+  }
+  std::vector<double> ratios, tCached, tCompiling, rssCached, rssCompiling;
+  size_t pair = 0;
+  for (auto _ : st) {
+    ProcRun r[2];  // 0 compiling, 1 cached
+    for (int k = 0; k < 2; ++k) {
+      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;
+      r[which] = runProcess(which ? cached : compiling, dir, env);
+      if (!r[which].ok) return st.SkipWithError(r[which].error.c_str());
+    }
+    ratios.push_back(r[0].seconds / r[1].seconds);
+    tCompiling.push_back(r[0].seconds);
+    tCached.push_back(r[1].seconds);
+    rssCompiling.push_back(r[0].maxRssMiB);
+    rssCached.push_back(r[1].maxRssMiB);
+    ++pair;
+  }
+  st.counters["ratio"] = median(ratios);
+  st.counters["pairs"] = static_cast<double>(pair);
+  st.counters["compiling_seconds"] = median(tCompiling);
+  st.counters["cached_seconds"] = median(tCached);
+  st.counters["compiling_maxrss_MiB"] = median(rssCompiling);
+  st.counters["cached_maxrss_MiB"] = median(rssCached);
+}
+
 int registerAll() {
   for (const std::string wl : {"gather_1MiB", "gather_256MiB"}) {
     const bool large = wl == "gather_256MiB";
@@ -196,6 +272,7 @@ int registerAll() {
       else b->MinTime(2.0);
     }
   }
+  benchmark::RegisterBenchmark("BM_ClProcess/saxpy", BM_ClProcess)->UseRealTime()->Unit(benchmark::kMillisecond)->Repetitions(1)->Iterations(9);
   return 0;
 }
 

@@ -164,6 +164,22 @@ for n in order:
         row += f" **error: {errors[n]}**"
     print(row)
 
+cl_proc = [n for n in order if n.startswith("BM_ClProcess/")]
+if cl_proc:
+    print("\n`visakit cl tests/cl/saxpy.cl` (kernel saxpy, 1,024 work-items) from start to y written (`--out`), reading "
+          "the compile a private compile cache keeps, against the same run with `--no-cache` (ocloc compiles), "
+          "alternating (`BM_ClProcess`). Ratio = the median over the pairs of the compiling run's time / the cached run's.\n")
+    print("| case | pairs | compiling, s | cached, s | ratio | compiling peak RSS | cached peak RSS |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for n in cl_proc:
+        b = res.get(n) or {}
+        row = (f"| {n.split('/', 1)[1]} | {int(b.get('pairs', 0))} | {b.get('compiling_seconds', 0):.4g} | "
+               f"{b.get('cached_seconds', 0):.4g} | {fmt_x(b.get('ratio'), 1)} | {b.get('compiling_maxrss_MiB', 0):.1f} MiB | "
+               f"{b.get('cached_maxrss_MiB', 0):.1f} MiB |")
+        if n in errors:
+            row += f" **error: {errors[n]}**"
+        print(row)
+
 cl_rows = {}
 for n in order:
     m = re.match(r"^BM_Cl/(.+)/jobs:(\d+)$", n)

@@ -36,6 +36,7 @@ struct Request {
   std::vector<std::string> outs;       // "I=FILE": Result::outputs holds these arguments' bytes
   std::string tolerance;               // "", "ulp:N" or "rel:X"
   std::string keepDumps;               // an OpenCL C input: copy the compile's dump folder here (a new folder)
+  bool noCache = false;                // an OpenCL C input: compile it even if the compile cache holds it, and store nothing
   bool check = false;
   bool reference = false;
   bool compare = false;
@@ -74,6 +75,7 @@ struct Result {
   std::string error;                     // exitCode 1 or 2: the message
   std::vector<std::string> warnings;     // the verifier's warnings on IGC's vISA, rendered
   uint64_t warningCount = 0;             // how many
+  std::string compile;                   // an OpenCL C input: "compiled" (by ocloc now) or "cached" (the compile cache's); else ""
   std::string kernelFile;                // the .visaasm that ran
   bool kernelFileRemoved = false;        // it was in the compile's temporary folder (no --keep-dumps)
   std::string platform;                  // the dump's platform

@@ -183,10 +183,10 @@ std::string headAndTail(const std::string& s, size_t max) {
 
 // ---- TempDir
 
-std::optional<TempDir> TempDir::create(const std::string& prefix, std::string& err) {
+std::optional<TempDir> TempDir::create(const std::string& prefix, std::string& err, const std::string& parent) {
   installHandlers();
   const char* base = std::getenv("TMPDIR");
-  std::string root = base && *base ? base : "/tmp";
+  std::string root = !parent.empty() ? parent : base && *base ? base : "/tmp";
   std::string templ = root + "/" + prefix + "XXXXXX";
   if (templ.size() + 1 > kPathMax) {
     err = fmt::format("temporary directory path too long: '{}'", templ);
@@ -227,6 +227,11 @@ TempDir::~TempDir() { remove(); }
 void TempDir::remove() {
   if (slot_ < 0) return;
   removeTree(path_.c_str());
+  release();
+}
+
+void TempDir::release() {
+  if (slot_ < 0) return;
   gDirs[slot_].state.store(0);
   slot_ = -1;
 }
@@ -248,16 +253,19 @@ std::string findOcloc() {
   return {};
 }
 
+std::string oclocExecutable(const OclocRequest& req, std::string& err) {
+  std::string exe = req.ocloc.empty() ? findOcloc() : req.ocloc;
+  if (!exe.empty() && executable(exe)) return exe;
+  err = req.ocloc.empty() ? "ocloc not found: install the Debian package intel-opencl-icd"
+                          : fmt::format("ocloc not found at '{}': install the Debian package intel-opencl-icd", req.ocloc);
+  return {};
+}
+
 bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err) {
   namespace fs = std::filesystem;
   out = OclocRun{};
-  std::string exe = req.ocloc.empty() ? findOcloc() : req.ocloc;
-  if (exe.empty() || !executable(exe)) {
-    err = req.ocloc.empty() ? "ocloc not found: install the Debian package intel-opencl-icd"
-                            : fmt::format("ocloc not found at '{}': install the Debian package intel-opencl-icd",
-                                          req.ocloc);
-    return false;
-  }
+  const std::string exe = oclocExecutable(req, err);
+  if (exe.empty()) return false;
   std::error_code ec;
   if (!fs::is_regular_file(req.source, ec)) {
     err = fmt::format("cannot read '{}': no such file", req.source);
@@ -268,7 +276,7 @@ bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err) {
     err = "no device given (ocloc -device: skl, tgllp, dg2, pvc, ...)";
     return false;
   }
-  auto dir = TempDir::create("visakit-cl-", err);
+  auto dir = TempDir::create(req.workIn.empty() ? "visakit-cl-" : ".tmp-visakit-cl-", err, req.workIn);
   if (!dir) return false;
   std::string root = dir->path();
   out.dumpDir = root + "/dump";

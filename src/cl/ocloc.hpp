@@ -13,8 +13,9 @@ namespace visakit::cl {
 // ends the process with that signal, through the handler that was there before, if any).
 class TempDir {
  public:
-  // prefix: the directory's name before the random part ("visakit-cl-").
-  static std::optional<TempDir> create(const std::string& prefix, std::string& err);
+  // prefix: the directory's name before the random part ("visakit-cl-"); parent: the folder
+  // it is made in ("" = $TMPDIR, else /tmp).
+  static std::optional<TempDir> create(const std::string& prefix, std::string& err, const std::string& parent = "");
   TempDir(TempDir&& o) noexcept;
   TempDir& operator=(TempDir&& o) noexcept;
   TempDir(const TempDir&) = delete;
@@ -23,6 +24,8 @@ class TempDir {
   const std::string& path() const { return path_; }
   // Removes the directory now (also done by the destructor).
   void remove();
+  // Keeps the directory (moved elsewhere by now): no longer removed by the destructor or a signal.
+  void release();
 
  private:
   TempDir() = default;
@@ -35,6 +38,7 @@ struct OclocRequest {
   std::string device;   // "skl", "tgllp", "pvc", ...
   std::string options;  // -options (build options), "" for none
   std::string ocloc;    // the executable; "" = `ocloc` found on PATH
+  std::string workIn = {};  // the folder the compile's temporary folder is made in ("" = $TMPDIR)
 };
 
 struct OclocRun {
@@ -52,5 +56,9 @@ bool runOcloc(const OclocRequest& req, OclocRun& out, std::string& err);
 
 // The ocloc executable on PATH (or "" if none).
 std::string findOcloc();
+
+// The executable runOcloc would start for req (req.ocloc, else ocloc on PATH); "" with a
+// message in err if there is none.
+std::string oclocExecutable(const OclocRequest& req, std::string& err);
 
 }  // namespace visakit::cl

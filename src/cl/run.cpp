@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "cl/cache.hpp"
 #include "cl/compare.hpp"
 #include "cl/dump.hpp"
 #include "cl/launch.hpp"
@@ -157,22 +158,36 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   }
 
   // ---- the dumps: compiled now, or given ----
-  std::optional<OclocRun> compiled;
+  std::optional<OclocRun> ocloc;  // a compile of this run (its folder removed at the end unless cached)
+  bool compiled = false;             // the input is OpenCL C (compiled now or earlier: the cache)
   std::string dumpDir, source;
   std::error_code ec;
   if (fs::is_directory(rq.input, ec)) {
     if (!rq.device.empty()) return failed(2, "--device is for an OpenCL C input; a dump directory was compiled for its own");
     if (!rq.keepDumps.empty()) return failed(2, "--keep-dumps is for an OpenCL C input (a dump directory is kept already)");
+    if (rq.noCache) return failed(2, "--no-cache is for an OpenCL C input (a dump directory is not compiled)");
     dumpDir = rq.input;
   } else {
     if (!readFile(rq.input, source)) return failed(1, fmt::format("cannot read '{}'", rq.input));
-    compiled.emplace();
+    compiled = true;
     OclocRequest oreq;
     oreq.source = rq.input;
     oreq.device = rq.device.empty() ? "skl" : rq.device;
     oreq.options = withLineTables(rq.buildOptions);
-    if (!runOcloc(oreq, *compiled, err)) return failed(1, err);
-    dumpDir = compiled->dumpDir;
+    // CL31: the compile cache, keyed by everything that determines ocloc's dumps.
+    const std::string exe = oclocExecutable(oreq, err);
+    if (exe.empty()) return failed(1, err);
+    const std::string root = rq.noCache ? "" : cacheRoot();
+    const std::optional<std::string> key = root.empty() ? std::nullopt : compileKey(oreq, exe, source);
+    if (key) dumpDir = findCached(root, *key);
+    res.compile = dumpDir.empty() ? "compiled" : "cached";
+    if (dumpDir.empty()) {
+      if (key) oreq.workIn = cacheWorkFolder(root);
+      ocloc.emplace();
+      if (!runOcloc(oreq, *ocloc, err)) return failed(1, err);
+      if (key && !oreq.workIn.empty()) storeCompile(root, *key, *ocloc);
+      dumpDir = ocloc->dumpDir;
+    }
     if (!rq.keepDumps.empty()) {
       // CL23: written once the compile succeeded, into a folder of its own (never over one).
       if (fs::exists(rq.keepDumps, ec))
@@ -230,7 +245,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
 
   // ---- the kernel's vISA ----
   res.kernelFile = dk->chosen.visaasm;
-  res.kernelFileRemoved = compiled && rq.keepDumps.empty();
+  res.kernelFileRemoved = ocloc && ocloc->dir && rq.keepDumps.empty();
   if (res.kernelFile.empty()) {
     if (dk->chosen.isa.empty()) return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (IGC wrote no vISA for it)", rq.kernel, dumpDir));
     return failed(1, fmt::format("kernel '{}' has no .visaasm in '{}' (the .isa files of this IGC are cut short; "

@@ -81,6 +81,7 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
               << (r.compareCrashed ? "; the findings above may say why" : "") << "\n";
   if (r.compared && r.exitCode != kExitDiffers) std::cerr << "visakit: compare: every output equals the OpenCL CPU device's\n";
   if (json) {
+    if (!r.compile.empty()) j["compile"] = r.compile;
     j["vISA"] = r.kernelFile;
     j["platform"] = r.platform;
     j["simd"] = r.simd;
@@ -135,7 +136,9 @@ Runner addCl(CLI::App& app) {
       "Run an OpenCL kernel as Intel's compiler compiled it: INPUT is an OpenCL C file (compiled with ocloc for\n"
       "--device, with IGC's vISA dumps) or a directory of IGC dumps from one ocloc compile.\n"
       "Exit codes: 0 ok, 1 kernel, build or launch error (nothing written), 2 usage error, 3 --check findings,\n"
-      "4 --compare differences.");
+      "4 --compare differences.\n"
+      "An OpenCL C input's compile is kept in the compile cache ($VISAKIT_CACHE_DIR, else $XDG_CACHE_HOME/visakit,\n"
+      "else ~/.cache/visakit) and read from there by a later run of the same source, device, options and compiler.");
   struct Args {
     cl::Request rq;
     bool json = false, visaWarnings = false;
@@ -151,6 +154,7 @@ Runner addCl(CLI::App& app) {
   cmd->add_option("--build-options", rq.buildOptions, "OPTS: OpenCL build options");
   cmd->add_option("--keep-dumps", rq.keepDumps,
                   "DIR: keep the compile's IGC dumps in DIR (a new folder; INPUT may then be DIR in later runs)");
+  cmd->add_flag("--no-cache", rq.noCache, "compile the OpenCL C input even if the compile cache holds it, and keep nothing there");
   cmd->add_option("--arg", rq.args,
                   "I=SPEC: argument I (from 0): @FILE (a __global buffer with FILE's bytes, or a by-value argument's\n"
                   "bytes: a float4, a struct), zero:N (N zero bytes), local:N (a __local buffer),\n"

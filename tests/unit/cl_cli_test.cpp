@@ -244,12 +244,18 @@ TEST(ClCli, MaxStepsNamesTheWorkItems) {
   const std::string cl = t.write("stuck.cl", "__kernel void stuck_one(__global int* out)\n{\n    int gid = get_global_id(0), i = 0, v = 1;\n"
                                   "    while (gid == 300 ? 1 : i < 10) { v = v * 3 + 1; i++; }\n    out[gid] = v;\n}\n");
   for (const char* dev : {"skl", "pvc"}) {
-    auto r = vtest::runCli("cl '" + cl + "' --device " + dev + " --kernel stuck_one --global 512 --local 64 --arg 0=zero:2048 --max-steps 100000");
-    EXPECT_EQ(r.exit, 1) << dev << "\n" << r.output;
-    EXPECT_NE(r.output.find("the work-items of work-group (4,0,0) with local ids (32,0,0) to ("), std::string::npos) << dev << "\n" << r.output;
-    EXPECT_NE(r.output.find("did not finish within 100000 instructions of their hardware thread (--max-steps); stopped at " + cl + ":4 (vISA: instruction #"),
-              std::string::npos)
-        << dev << "\n" << r.output;
+    // The vISA at its line in the compile cache's file, or by number when the compile's folder is gone (CL23).
+    for (const std::string cache : {"", " --no-cache"}) {
+      auto r = vtest::runCli("cl '" + cl + "' --device " + dev + cache +
+                             " --kernel stuck_one --global 512 --local 64 --arg 0=zero:2048 --max-steps 100000");
+      EXPECT_EQ(r.exit, 1) << dev << "\n" << r.output;
+      EXPECT_NE(r.output.find("the work-items of work-group (4,0,0) with local ids (32,0,0) to ("), std::string::npos) << dev << "\n" << r.output;
+      const std::string at = "did not finish within 100000 instructions of their hardware thread (--max-steps); stopped at " + cl + ":4 (vISA: ";
+      EXPECT_NE(r.output.find(at + (cache.empty() ? "/" : "instruction #")), std::string::npos) << dev << "\n" << r.output;
+      if (cache.empty()) {
+        EXPECT_NE(r.output.find(".visaasm:"), std::string::npos) << dev << "\n" << r.output;
+      }
+    }
   }
 }
 
@@ -461,8 +467,8 @@ TEST(ClCli, KeepDumps) {
 namespace {
 
 // SIGINT once the compile is done and the simulation runs (a kernel that
-// spins): the process ends by SIGINT, its temporary folder is gone and no
-// --out is written.
+// spins): the process ends by SIGINT, its temporary folder (no compile
+// cache) is gone and no --out is written.
 TEST(ClCli, SigintDuringTheSimulationRemovesTheTemporaryFolder) {
   Tmp t;
   fs::path tmp = t.dir / "tmp";
@@ -474,7 +480,7 @@ TEST(ClCli, SigintDuringTheSimulationRemovesTheTemporaryFolder) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     ::setenv("TMPDIR", tmp.c_str(), 1);
-    ::execl(VISAKIT_CLI, VISAKIT_CLI, "cl", src.c_str(), "--kernel", "spin", "--global", "4096", "--arg", "0=zero:64",
+    ::execl(VISAKIT_CLI, VISAKIT_CLI, "cl", src.c_str(), "--no-cache", "--kernel", "spin", "--global", "4096", "--arg", "0=zero:64",
             "--out", ("0=" + out.string()).c_str(), "--max-steps", "1000000000", static_cast<char*>(nullptr));
     ::_exit(127);
   }
