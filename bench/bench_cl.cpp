@@ -106,6 +106,7 @@ std::string dumpsOf(const corpus::Case& c, const std::string& device, const Inpu
   rq.offset = c.offset;
   rq.args = in.specs;
   rq.keepDumps = dir.string();
+  rq.noCache = true;  // (the dumps are kept here; the user's compile cache is left alone)
   rq.jobs = 1;
   cl::Result r = cl::run(rq);
   if (r.exitCode != 0) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <dirent.h>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -114,12 +115,17 @@ std::optional<std::string> compileKey(const OclocRequest& req, const std::string
   const fs::path real = fs::canonical(exe, ec);
   if (ec) return std::nullopt;
   std::vector<std::string> libs;
-  for (const std::string& dir : libraryFolders(real))
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-      const std::string name = it->path().filename().string();
+  for (const std::string& dir : libraryFolders(real)) {
+    // (readdir: a system library folder has a thousand entries or more, on every run)
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) continue;
+    while (const dirent* e = ::readdir(d)) {
+      const std::string_view name = e->d_name;
       if (std::any_of(std::begin(kCompilerLibs), std::end(kCompilerLibs), [&](std::string_view p) { return name.starts_with(p); }))
-        if (std::string id = identity(it->path().string()); !id.empty()) libs.push_back(std::move(id));
+        if (std::string id = identity(dir + "/" + e->d_name); !id.empty()) libs.push_back(std::move(id));
     }
+    ::closedir(d);
+  }
   std::sort(libs.begin(), libs.end());
   std::string key = "visakit cl compile cache 1\n";
   key += fmt::format("device {}\noptions {}:{}\nocloc {}\n", req.device, req.options.size(), req.options, identity(real.string()));
