@@ -13,22 +13,11 @@ void execLabel(Ctx&, const DInst&) {}
 // JMP page: "Jump to the basic block at <label>" for all running lanes.
 void execJmp(Ctx& c, const DInst& d) { jumpUniform(c, d, c.t.pc + 1); }
 
-// GOTO page: active channels that are predicated go to the label, the others
-// to the next instruction. A forward goto thus runs the others first and the
-// jumping ones rejoin at the label; a backward goto runs the jumping ones
-// (the loop body) first and the others wait at the next instruction.
-void execGoto(Ctx& c, const DInst& d) {
-  ThreadState& t = c.t;
-  uint32_t jump;
-  if (d.exec == 1) jump = uniformTaken(c, d) ? t.em : 0;
-  else jump = (chEn(c, d) << d.maskOff) & t.em;
-  c.lanes += laneCount(t.em);
-  uint32_t stay = t.em & ~jump, end = endOf(c), next = t.pc + 1;
-  if (!jump) {
-    advance(t, next, end);
-  } else if (!stay) {
-    advance(t, d.target, end);
-  } else if (const uint32_t first = std::min(d.target, next); d.target != next && first < t.waitMin && first < end) {
+// A GOTO whose lanes go both ways (out of line: execGoto's one-sided paths
+// keep few registers).
+[[gnu::noinline]] void splitGoto(ThreadState& t, const DInst& d, uint32_t jump, uint32_t stay, uint32_t end) {
+  const uint32_t next = t.pc + 1;
+  if (const uint32_t first = std::min(d.target, next); d.target != next && first < t.waitMin && first < end) {
     // One side is before every parked lane: it runs now and the other parks,
     // as pickNext would choose, without its search of the parked lanes.
     const bool back = d.target < next;
@@ -43,6 +32,22 @@ void execGoto(Ctx& c, const DInst& d) {
   }
 }
 
+// GOTO page: active channels that are predicated go to the label, the others
+// to the next instruction. A forward goto thus runs the others first and the
+// jumping ones rejoin at the label; a backward goto runs the jumping ones
+// (the loop body) first and the others wait at the next instruction.
+void execGoto(Ctx& c, const DInst& d) {
+  ThreadState& t = c.t;
+  uint32_t jump;
+  if (d.exec == 1) jump = uniformTaken(c, d) ? t.em : 0;
+  else jump = (chEn(c, d) << d.maskOff) & t.em;
+  c.lanes += laneCount(t.em);
+  const uint32_t stay = t.em & ~jump, end = endOf(c);
+  if (!jump) advance(t, t.pc + 1, end);
+  else if (!stay) advance(t, d.target, end);
+  else splitGoto(t, d, jump, stay, end);
+}
+
 // RET page: with exec size 1 the thread ends if the predicate is true; else
 // the enabled channels end, and the thread with its last channel.
 void execRet(Ctx& c, const DInst& d) {
@@ -50,7 +55,8 @@ void execRet(Ctx& c, const DInst& d) {
   c.lanes += laneCount(t.em);
   if (d.exec == 1) {
     if (uniformTaken(c, d)) {
-      t.em = t.waiting = 0;
+      t.em = 0;
+      clearParked(t);
       t.done = true;
       return;
     }

@@ -48,7 +48,7 @@ struct ThreadState : RefThread {
     std::swap(em, o.em);
     std::swap(waiting, o.waiting);
     std::swap(waitMin, o.waitMin);
-    if (waiting | o.waiting) lanePc.swap(o.lanePc);  // (only waiting lanes' entries are read, pickNext)
+    if (waiting | o.waiting) parked.swap(o.parked);  // (no lane waiting: both have no group)
     std::swap(done, o.done);
     std::swap(atBarrier, o.atBarrier);
     std::swap(tid, o.tid);
@@ -66,36 +66,6 @@ struct ThreadState : RefThread {
     std::swap(ownScratch, o.ownScratch);
     std::swap(scratchBase, o.scratchBase);
     std::swap(scratchSize, o.scratchSize);
-  }
-
-  // pickNext's scan (lanes.hpp, lanesAtPlain) with next = kNoPc; with more
-  // than a few lanes waiting, four lanes at a time.
-  uint32_t lanesAt(uint32_t pc, uint32_t& next) const {
-#if defined(__SSE2__)
-    if (std::popcount(waiting) > 6) {
-      uint32_t lanes = 0;
-      // (unsigned order as signed order of the values with their sign bits flipped)
-      const __m128i flip = _mm_set1_epi32(std::numeric_limits<int32_t>::min()), at = _mm_set1_epi32(static_cast<int>(pc));
-      const __m128i bit = _mm_set_epi32(8, 4, 2, 1), none = _mm_set1_epi32(std::numeric_limits<int32_t>::max());
-      __m128i best = none;  // (kNoPc flipped)
-      for (unsigned k = 0; k < 32; k += 4) {
-        const __m128i w = _mm_set1_epi32(static_cast<int>((waiting >> k) & 15));
-        const __m128i on = _mm_cmpeq_epi32(_mm_and_si128(w, bit), bit);
-        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(lanePc.data() + k));
-        const __m128i here = _mm_and_si128(_mm_cmpeq_epi32(v, at), on);
-        lanes |= static_cast<uint32_t>(_mm_movemask_ps(_mm_castsi128_ps(here))) << k;
-        const __m128i other = _mm_andnot_si128(here, on);
-        const __m128i f = _mm_or_si128(_mm_and_si128(other, _mm_xor_si128(v, flip)), _mm_andnot_si128(other, none));
-        const __m128i lt = _mm_cmplt_epi32(f, best);
-        best = _mm_or_si128(_mm_and_si128(lt, f), _mm_andnot_si128(lt, best));
-      }
-      alignas(16) int32_t m[4];
-      _mm_store_si128(reinterpret_cast<__m128i*>(m), best);
-      next = static_cast<uint32_t>(std::min(std::min(m[0], m[1]), std::min(m[2], m[3]))) ^ 0x80000000u;
-      return lanes;
-    }
-#endif
-    return lanesAtPlain(lanePc, waiting, pc, next);
   }
 };
 

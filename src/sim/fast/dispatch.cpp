@@ -235,8 +235,7 @@ void startCtx(Ctx& c, const Shared& sh) {
   t.resumed = false;
   t.deferredBy = nullptr;
   t.pc = 0;
-  t.waiting = 0;
-  t.waitMin = kNoPc;
+  clearParked(t);
   t.done = p.code.empty();
 }
 

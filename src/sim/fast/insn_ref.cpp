@@ -25,7 +25,8 @@ namespace {
                             t.error);
     c.failedTid = t.tid;
   }
-  t.em = t.waiting = 0;
+  t.em = 0;
+  clearParked(t);
   t.atBarrier = false;
   t.done = true;
 }

@@ -74,8 +74,7 @@ void initThread(const RefShared& sh, RefThread& t, uint32_t tid, uint32_t slot, 
   t.pc = 0;
   t.em = l.dispatchMask;
   if (l.cfg->payload) t.em = loadPayload(*l.cfg->payload, l.payload, tc, slot, grf, t.regs.data());  // (launch.hpp)
-  t.waiting = 0;
-  t.waitMin = kNoPc;
+  clearParked(t);
   t.done = p.code.empty();
   t.atBarrier = false;
   t.tid = tid;

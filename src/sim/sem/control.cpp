@@ -55,7 +55,8 @@ void ret(Exec& e) {
   e.countLanes(t.em);
   if (e.exec() == 1) {
     if (uniformTaken(e)) {
-      t.em = t.waiting = 0;
+      t.em = 0;
+      clearParked(t);
       t.done = true;
       return;
     }

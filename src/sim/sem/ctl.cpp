@@ -57,10 +57,9 @@ void call(Exec& e) {
     t.error = fmt::format("more than {} nested calls (recursion is not permitted: CALL page)", kMaxCallDepth);
     return;
   }
-  t.calls.push_back({t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.lanePc});
+  t.calls.push_back({t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.parked});
   t.em = callers;
-  t.waiting = 0;
-  t.waitMin = kNoPc;
+  clearParked(t);
   advance(t, e.inst().target, e.codeEnd);
 }
 
@@ -195,7 +194,7 @@ void enterFunction(Exec& e, uint32_t callee, unsigned argGrfs, unsigned retGrfs,
   }
   const RefProgram& from = *t.prog;
   const RefProgram& to = *t.programs[callee];
-  RefThread::FuncFrame f{t.prog, t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.lanePc, retGrfs * e.grfSize(),
+  RefThread::FuncFrame f{t.prog, t.pc + 1, t.em, callers, t.waiting, t.waitMin, t.parked, retGrfs * e.grfSize(),
                          std::move(t.regs), std::move(t.preds), std::move(t.addrs), std::move(t.calls)};
   t.regs.assign(to.layout.regBytes, 0);
   t.preds.assign(to.numPreds + 1, 0);
@@ -210,8 +209,7 @@ void enterFunction(Exec& e, uint32_t callee, unsigned argGrfs, unsigned retGrfs,
   t.fcalls.push_back(std::move(f));
   t.prog = &to;
   t.em = callers;
-  t.waiting = 0;
-  t.waitMin = kNoPc;
+  clearParked(t);
   advance(t, 0, static_cast<uint32_t>(to.code.size()));
 }
 
@@ -259,7 +257,8 @@ void fret(Exec& e) {
   const uint32_t off = e.exec() == 1 ? (uniformTaken(e) ? t.em : 0) : (e.chEn() << e.inst().maskOff) & t.em;
   if (t.fcalls.empty()) {
     if (e.exec() == 1 && off) {
-      t.em = t.waiting = 0;
+      t.em = 0;
+      clearParked(t);
       t.done = true;
       return;
     }
@@ -295,7 +294,7 @@ void fret(Exec& e) {
   t.em = saved.em;
   t.waiting = saved.waiting;
   t.waitMin = saved.waitMin;
-  t.lanePc = saved.lanePc;
+  t.parked = saved.parked;
   advance(t, saved.ret, static_cast<uint32_t>(to.code.size()));
 }
 
@@ -347,7 +346,7 @@ void returnFromCall(Exec& e) {
   t.em = saved.em;
   t.waiting = saved.waiting;
   t.waitMin = saved.waitMin;
-  t.lanePc = saved.lanePc;
+  t.parked = saved.parked;
   advance(t, saved.ret, e.codeEnd);
 }
 

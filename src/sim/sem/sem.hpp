@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sim/convert.hpp"
+#include "sim/lanes.hpp"
 #include "sim/memory.hpp"
 #include "sim/observe.hpp"
 #include "visakit/kernel.hpp"
@@ -82,7 +83,7 @@ struct RefThread {
   uint32_t em = 0;
   uint32_t waiting = 0;
   uint32_t waitMin = 0xffffffffu;
-  std::array<uint32_t, 32> lanePc{};
+  ParkedGroups parked;            // the waiting lanes by PC (lanes.hpp)
   bool done = false;
   bool atBarrier = false;         // waits for its thread group at a BARRIER
   uint32_t tid = 0;               // linear thread index in the launch
@@ -94,7 +95,7 @@ struct RefThread {
     uint32_t em;                  // the caller's EM at the call
     uint32_t callMask;            // the lanes still in the subroutine (RET turns them off)
     uint32_t waiting, waitMin;    // the caller's parked lanes
-    std::array<uint32_t, 32> lanePc;
+    ParkedGroups parked;
   };
   std::vector<Frame> calls;
   // Set by a semantics function when the run cannot go on (the message; the
@@ -109,7 +110,7 @@ struct RefThread {
   struct FuncFrame {
     const RefProgram* prog;
     uint32_t ret, em, callMask, waiting, waitMin;
-    std::array<uint32_t, 32> lanePc;
+    ParkedGroups parked;
     unsigned retBytes;            // Return_size GRFs of %retval come back
     LineVector<uint8_t> regs;
     LineVector<uint32_t> preds;
