@@ -119,6 +119,43 @@ bool sameFile(const fs::path& p, const std::vector<uint8_t>& want) {
   return static_cast<size_t>(in.gcount()) == want.size() && std::equal(want.begin(), want.end(), got.begin());
 }
 
+// The benchmark's iterations as pairs of whole processes a and b run alternately (a first, then
+// b first, ...): counters `ratio` (the median of a's time / b's per pair), `mem_ratio` (of b's peak
+// RSS / a's), `pairs`, and the medians <name>_seconds and <name>_maxrss_MiB of each. False (the
+// benchmark skipped with the error) when a process fails.
+bool alternate(benchmark::State& st, const std::vector<std::string>& a, const std::vector<std::string>& b,
+               const fs::path& dir, const std::vector<std::string>& env, const std::string& nameA, const std::string& nameB) {
+  std::vector<double> ratios, mem, t[2], rss[2];
+  size_t pair = 0;
+  for (auto _ : st) {
+    ProcRun r[2];
+    for (int k = 0; k < 2; ++k) {
+      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;
+      r[which] = runProcess(which ? b : a, dir, env);
+      if (!r[which].ok) {
+        st.SkipWithError(r[which].error.c_str());
+        return false;
+      }
+    }
+    ratios.push_back(r[0].seconds / r[1].seconds);
+    mem.push_back(r[1].maxRssMiB / r[0].maxRssMiB);
+    for (int k = 0; k < 2; ++k) {
+      t[k].push_back(r[k].seconds);
+      rss[k].push_back(r[k].maxRssMiB);
+    }
+    ++pair;
+  }
+  st.counters["ratio"] = median(ratios);
+  st.counters["mem_ratio"] = median(mem);
+  st.counters["pairs"] = static_cast<double>(pair);
+  const std::string* names[2] = {&nameA, &nameB};
+  for (int k = 0; k < 2; ++k) {
+    st.counters[*names[k] + "_seconds"] = median(t[k]);
+    st.counters[*names[k] + "_maxrss_MiB"] = median(rss[k]);
+  }
+  return true;
+}
+
 // The workload's input files, written once per workload into a private folder
 // (the previous workload's folder goes).
 struct Files {
@@ -173,30 +210,7 @@ void BM_Process(benchmark::State& st, const std::string& wl, bool reference) {
     if (!sameFile(out, d.native[0]))
       return st.SkipWithError((fs::path(argv[0]).filename().string() + ": output differs from the native result").c_str());
   }
-  std::vector<double> ratios, mem, tNative, tSim, rssNative, rssSim;
-  size_t pair = 0;
-  for (auto _ : st) {
-    ProcRun r[2];
-    for (int k = 0; k < 2; ++k) {
-      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;  // native first, then visakit first, ...
-      r[which] = runProcess(which ? sim : native, files.dir);
-      if (!r[which].ok) return st.SkipWithError(r[which].error.c_str());
-    }
-    ratios.push_back(r[0].seconds / r[1].seconds);
-    mem.push_back(r[1].maxRssMiB / r[0].maxRssMiB);
-    tNative.push_back(r[0].seconds);
-    tSim.push_back(r[1].seconds);
-    rssNative.push_back(r[0].maxRssMiB);
-    rssSim.push_back(r[1].maxRssMiB);
-    ++pair;
-  }
-  st.counters["ratio"] = median(ratios);
-  st.counters["mem_ratio"] = median(mem);
-  st.counters["pairs"] = static_cast<double>(pair);
-  st.counters["native_seconds"] = median(tNative);
-  st.counters["sim_seconds"] = median(tSim);
-  st.counters["native_maxrss_MiB"] = median(rssNative);
-  st.counters["sim_maxrss_MiB"] = median(rssSim);
+  if (!alternate(st, native, sim, files.dir, {}, "native", "sim")) return;
   st.SetItemsProcessed(st.iterations() * d.items);  // (per pair)
   st.SetLabel(d.unit);
 }
@@ -236,28 +250,7 @@ void BM_ClProcess(benchmark::State& st) {
     if (!r.ok) return st.SkipWithError(r.error.c_str());
     if (!sameFile(out, bytesOf(want))) return st.SkipWithError("visakit cl: output differs from the native result");
   }
-  std::vector<double> ratios, tCached, tCompiling, rssCached, rssCompiling;
-  size_t pair = 0;
-  for (auto _ : st) {
-    ProcRun r[2];  // 0 compiling, 1 cached
-    for (int k = 0; k < 2; ++k) {
-      const int which = (k == 0) == (pair % 2 == 1) ? 1 : 0;
-      r[which] = runProcess(which ? cached : compiling, dir, env);
-      if (!r[which].ok) return st.SkipWithError(r[which].error.c_str());
-    }
-    ratios.push_back(r[0].seconds / r[1].seconds);
-    tCompiling.push_back(r[0].seconds);
-    tCached.push_back(r[1].seconds);
-    rssCompiling.push_back(r[0].maxRssMiB);
-    rssCached.push_back(r[1].maxRssMiB);
-    ++pair;
-  }
-  st.counters["ratio"] = median(ratios);
-  st.counters["pairs"] = static_cast<double>(pair);
-  st.counters["compiling_seconds"] = median(tCompiling);
-  st.counters["cached_seconds"] = median(tCached);
-  st.counters["compiling_maxrss_MiB"] = median(rssCompiling);
-  st.counters["cached_maxrss_MiB"] = median(rssCached);
+  alternate(st, compiling, cached, dir, env, "compiling", "cached");
 }
 
 int registerAll() {
