@@ -298,21 +298,23 @@ void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* giv
     form(p, inst, labelPos, d);
     needRef |= d.viaRef;  // (a form may leave an instruction to its semantics: a shape it does not take)
   }
+  planSurfaceState(p, l);  // (may leave a memory instruction to its semantics)
   // The instructions without a fast form: their semantics, as the reference
-  // tier decodes them (an instruction without semantics: the reference tier
-  // runs the launch, and reports it).
+  // tier decodes them, those alone (an instruction without semantics: the
+  // reference tier runs the launch, and reports it).
+  std::vector<uint8_t> viaRef(k.code.size());
+  for (uint32_t i = 0; i < k.code.size(); ++i) needRef |= viaRef[i] = p.code[i].viaRef;
   if (needRef) {
     std::string err;
     if (given) {
       p.ref = std::move(*given);
-    } else if (!decodeReference(k, grfSize, p.ref, err)) {
+    } else if (!decodeReference(k, grfSize, p.ref, err, &viaRef)) {
       p.unsupported = err;
       return;
     }
     p.refState = true;
     for (uint32_t i = 0; i < k.code.size(); ++i) p.code[i].ref = &p.ref.code[i];
   }
-  planSurfaceState(p, l);  // (may leave a memory instruction to its semantics)
   for (uint32_t i = 0; i < k.code.size(); ++i)
     if (DInst& d = p.code[i]; d.viaRef) {
       decodeViaRef(p, k.code[i], p.ref.code[i], d);

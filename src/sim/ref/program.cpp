@@ -104,7 +104,7 @@ void operand(const RefProgram& p, const FieldDesc& f, const Operand& o, RefOpera
 
 }  // namespace
 
-bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err) {
+bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err, const std::vector<uint8_t>* only) {
   p.kernel = &k;
   p.grfSize = grfSize;
   p.layout = layoutVars(k, grfSize);
@@ -127,6 +127,7 @@ bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::stri
     d.inst = &inst;
     d.index = i;
     d.row = rowOf(inst);
+    if (only && !(*only)[i]) continue;
     d.fn = d.row ? semanticsOf(*d.row) : nullptr;
     if (!d.fn) {
       err = d.row ? fmt::format("not supported by the simulator: {} ({} page), instruction #{}", d.row->mnemonic,

@@ -26,8 +26,10 @@ struct RefProgram {
 };
 
 // Decodes `k`; false with `err` when an instruction has no semantics
-// ("not supported by the simulator: ...").
-bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err);
+// ("not supported by the simulator: ..."). With `only`, the instructions i
+// with only[i] set alone (the others keep their instruction, index and row).
+bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err,
+                     const std::vector<uint8_t>* only = nullptr);
 // The kernel (progs[0]) and the functions it may call (FCALL, FADDR names, transitively), each
 // FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C2).
 bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, unsigned grfSize,
