@@ -159,7 +159,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
 
   // ---- the dumps: compiled now, or given ----
   std::optional<OclocRun> ocloc;  // a compile of this run (its folder removed at the end unless cached)
-  bool compiled = false;             // the input is OpenCL C (compiled now or earlier: the cache)
+  bool compiled = false;          // the input is OpenCL C (compiled now or earlier: the cache)
   std::string dumpDir, source;
   std::error_code ec;
   if (fs::is_directory(rq.input, ec)) {
@@ -185,7 +185,9 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       if (key) oreq.workIn = cacheWorkFolder(root);
       ocloc.emplace();
       if (!runOcloc(oreq, *ocloc, err)) return failed(1, err);
-      if (key && !oreq.workIn.empty()) storeCompile(root, *key, *ocloc);
+      // (kept only if the file still holds the text the key has: not edited during the compile)
+      if (std::string now; key && !oreq.workIn.empty() && readFile(rq.input, now) && now == source)
+        storeCompile(root, *key, *ocloc);
       dumpDir = ocloc->dumpDir;
     }
     if (!rq.keepDumps.empty()) {
