@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
+#include <fcntl.h>
 #include <dirent.h>
 #include <filesystem>
 #include <fstream>
@@ -92,6 +94,42 @@ fs::path entryOf(const std::string& root, const std::string& key) {
   return fs::path(root) / "cl" / fmt::format("{:016x}", fnv1a(key));
 }
 
+// Removes the entries of the cache folder `dir` beyond maxEntries(), by their key files'
+// modification times (their last use), oldest first; never `kept` (just stored) nor an entry
+// used in the last minute (another run may be reading it).
+void trim(const fs::path& dir, const std::string& kept) {
+  struct Entry {
+    int64_t used;
+    std::string name;
+  };
+  std::vector<Entry> all;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string_view name = e->d_name;
+    if (name.size() != 16 || name.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
+    struct stat st {};
+    if (::stat((dir / e->d_name / "key").c_str(), &st) != 0) continue;
+    all.push_back({static_cast<int64_t>(st.st_mtim.tv_sec), std::string(name)});
+  }
+  ::closedir(d);
+  const size_t max = maxEntries();
+  if (all.size() <= max) return;
+  std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  const int64_t recent = static_cast<int64_t>(::time(nullptr)) - 60;
+  size_t left = all.size();
+  for (const Entry& e : all) {
+    if (left <= max || e.used > recent) break;
+    if (e.name == kept) continue;
+    std::error_code ec;
+    // (renamed away first, so that no run finds a half-removed entry)
+    const fs::path gone = dir / (".tmp-gone-" + e.name);
+    if (std::rename((dir / e.name).c_str(), gone.c_str()) != 0) continue;
+    fs::remove_all(gone, ec);
+    --left;
+  }
+}
+
 }  // namespace
 
 std::string cacheRoot() {
@@ -144,7 +182,18 @@ std::string findCached(const std::string& root, const std::string& key) {
   kept << in.rdbuf();
   std::error_code ec;
   if (kept.str() != key || !fs::is_directory(entry / "dump", ec)) return {};
+  ::utimensat(AT_FDCWD, (entry / "key").c_str(), nullptr, 0);  // (its last use; a read-only cache keeps the old time)
   return (entry / "dump").string();
+}
+
+size_t maxEntries() {
+  if (const char* v = std::getenv("VISAKIT_CACHE_ENTRIES"); v && *v) {
+    char* end = nullptr;
+    errno = 0;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (errno == 0 && *end == '\0' && n >= 1 && v[0] != '-') return static_cast<size_t>(n);
+  }
+  return 256;
 }
 
 std::string cacheWorkFolder(const std::string& root) {
@@ -168,6 +217,7 @@ bool storeCompile(const std::string& root, const std::string& key, OclocRun& run
   run.dir->release();
   run.dir.reset();
   run.dumpDir = (entry / "dump").string();
+  trim(entry.parent_path(), entry.filename().string());
   return true;
 }
 

@@ -25,16 +25,21 @@ std::string cacheRoot();
 // (the key would not hold the included text), or NEOReadDebugKeys is set.
 std::optional<std::string> compileKey(const OclocRequest& req, const std::string& exe, const std::string& source);
 
-// The dump folder of the entry of `key` under `root`; "" when there is none with this key.
+// The dump folder of the entry of `key` under `root` (its key file's modification time set to
+// now: the entry's last use); "" when there is none with this key.
 std::string findCached(const std::string& root, const std::string& key);
 
 // The folder a compile to be stored is made in (ROOT/cl, made if missing); "" if it cannot be made.
 std::string cacheWorkFolder(const std::string& root);
 
 // Stores `run`, a successful compile made in cacheWorkFolder(root), as the entry of `key`: its
-// key written, its temporary folder renamed into place. True with run.dumpDir the entry's dump
-// folder; false when it could not be stored (another run stored it first, a write failed): run
-// is then as it was, its folder temporary.
+// key written, its temporary folder renamed into place, then the entries beyond the cache's
+// size (maxEntries) removed, those used longest ago first (none used in the last minute). True
+// with run.dumpDir the entry's dump folder; false when it could not be stored (another run
+// stored it first, a write failed): run is then as it was, its folder temporary.
 bool storeCompile(const std::string& root, const std::string& key, OclocRun& run);
+
+// How many entries the cache keeps: $VISAKIT_CACHE_ENTRIES (a count from 1), else 256.
+size_t maxEntries();
 
 }  // namespace visakit::cl

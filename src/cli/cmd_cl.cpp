@@ -138,7 +138,8 @@ Runner addCl(CLI::App& app) {
       "Exit codes: 0 ok, 1 kernel, build or launch error (nothing written), 2 usage error, 3 --check findings,\n"
       "4 --compare differences.\n"
       "An OpenCL C input's compile is kept in the compile cache ($VISAKIT_CACHE_DIR, else $XDG_CACHE_HOME/visakit,\n"
-      "else ~/.cache/visakit) and read from there by a later run of the same source, device, options and compiler.");
+      "else ~/.cache/visakit; at most $VISAKIT_CACHE_ENTRIES compiles, default 256, the ones used longest ago\n"
+      "removed first) and read from there by a later run of the same source, device, options and compiler.");
   struct Args {
     cl::Request rq;
     bool json = false, visaWarnings = false;

@@ -4,6 +4,7 @@
 // ocloc is the real one behind a wrapper on PATH that counts its runs.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <fstream>
@@ -228,6 +229,52 @@ TEST(ClCache, ACacheThatCannotBeWrittenOrReadStillRuns) {
   EXPECT_EQ(vtest::readAll(key), altered);
   EXPECT_EQ(sb.entries().size(), 1u);
   EXPECT_EQ(sb.compiles(), 4u);
+}
+
+// The entry of the compile whose source ends with `tag` ("// x\n"), or "".
+std::string entryWith(const CacheSandbox& sb, char tag) {
+  for (const std::string& e : sb.entries()) {
+    const std::string key = vtest::readAll(sb.cache / "cl" / e / "key");
+    if (key.size() >= 2 && key[key.size() - 2] == tag) return e;
+  }
+  return "";
+}
+
+void setUsed(const CacheSandbox& sb, const std::string& entry, int secondsAgo) {
+  const fs::path key = sb.cache / "cl" / entry / "key";
+  fs::last_write_time(key, fs::file_time_type::clock::now() - std::chrono::seconds(secondsAgo));
+}
+
+TEST(ClCache, TheEntriesUsedLongestAgoGoBeyondTheLimit) {
+  CacheSandbox sb;
+  EnvVar limit("VISAKIT_CACHE_ENTRIES", "2");
+  auto source = [&](char tag) {
+    std::string text = kKernel;
+    text[text.size() - 2] = tag;
+    return sb.source(std::string(1, tag) + ".cl", text);
+  };
+  const std::string a = source('a'), b = source('b'), c = source('c');
+  expectLin(visakit::cl::run(request(a, 1)), 1);
+  expectLin(visakit::cl::run(request(b, 1)), 1);
+  ASSERT_EQ(sb.entries().size(), 2u);
+  const std::string ea = entryWith(sb, 'a'), eb = entryWith(sb, 'b');
+  ASSERT_FALSE(ea.empty());
+  ASSERT_FALSE(eb.empty());
+  setUsed(sb, ea, 3600);
+  setUsed(sb, eb, 1800);
+  // b used now (a hit sets its time): a is the one used longest ago when c is stored.
+  EXPECT_EQ(visakit::cl::run(request(b, 2)).compile, "cached");
+  EXPECT_EQ(visakit::cl::run(request(c, 2)).compile, "compiled");
+  EXPECT_EQ(sb.entries().size(), 2u);
+  EXPECT_EQ(entryWith(sb, 'a'), "");
+  EXPECT_EQ(entryWith(sb, 'b'), eb);
+  EXPECT_FALSE(entryWith(sb, 'c').empty());
+  EXPECT_EQ(sb.compiles(), 3u);
+  // a again: compiled; nothing goes, b and c having been used within the minute.
+  visakit::cl::Result again = visakit::cl::run(request(a, 3));
+  expectLin(again, 3);
+  EXPECT_EQ(again.compile, "compiled");
+  EXPECT_EQ(sb.entries().size(), 3u);
 }
 
 TEST(ClCache, CliFlagAndJson) {
