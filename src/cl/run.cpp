@@ -175,10 +175,10 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     oreq.device = rq.device.empty() ? "skl" : rq.device;
     oreq.options = withLineTables(rq.buildOptions);
     // CL31: the compile cache, keyed by everything that determines ocloc's dumps.
-    const std::string exe = oclocExecutable(oreq, err);
-    if (exe.empty()) return failed(1, err);
+    oreq.ocloc = oclocExecutable(oreq, err);
+    if (oreq.ocloc.empty()) return failed(1, err);
     const std::string root = rq.noCache ? "" : cacheRoot();
-    const std::optional<std::string> key = root.empty() ? std::nullopt : compileKey(oreq, exe, source);
+    const std::optional<std::string> key = root.empty() ? std::nullopt : compileKey(oreq, oreq.ocloc, source);
     if (key) dumpDir = findCached(root, *key);
     res.compile = dumpDir.empty() ? "compiled" : "cached";
     if (dumpDir.empty()) {

@@ -253,7 +253,7 @@ void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* giv
     d.predInv = inst.pred.invert;
     d.sat = inst.sat;
     if (!desc) {
-      d.viaRef = needRef = true;
+      d.viaRef = true;
       continue;
     }
     d.join = desc->has(kJoin) && inst.f[0].id < named.size() && named[inst.f[0].id];
@@ -279,7 +279,7 @@ void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* giv
                        o.kind != Operand::Kind::AddressOf && o.kind != Operand::Kind::State;
     }
     if (!form || !plainOperands) {
-      d.viaRef = needRef = true;
+      d.viaRef = true;
       continue;
     }
     // The raw operands' register bytes, from the row's effects and footprints.
@@ -296,12 +296,13 @@ void decodeProgram(const Kernel& k, const Launch& l, Program& p, RefProgram* giv
     }
     d.storeAccess = desc->has(kMayStore);
     form(p, inst, labelPos, d);
-    needRef |= d.viaRef;  // (a form may leave an instruction to its semantics: a shape it does not take)
   }
   planSurfaceState(p, l);  // (may leave a memory instruction to its semantics)
-  // The instructions without a fast form: their semantics, as the reference
-  // tier decodes them, those alone (an instruction without semantics: the
-  // reference tier runs the launch, and reports it).
+  // The instructions without a fast form (and those a form or the surface
+  // plan leaves to their semantics: a shape it does not take): their
+  // semantics, as the reference tier decodes them, those alone (an
+  // instruction without semantics: the reference tier runs the launch, and
+  // reports it).
   std::vector<uint8_t> viaRef(k.code.size());
   for (uint32_t i = 0; i < k.code.size(); ++i) needRef |= viaRef[i] = p.code[i].viaRef;
   if (needRef) {
