@@ -96,32 +96,41 @@ fs::path entryOf(const std::string& root, const std::string& key) {
 
 // Removes the entries of the cache folder `dir` beyond maxEntries(), by their key files'
 // modification times (their last use), oldest first; never `kept` (just stored) nor an entry
-// used in the last minute (another run may be reading it).
+// used in the last minute (another run may be reading it). Also removes what killed runs left:
+// entries being removed (`.tmp-gone-`) and compile folders (`.tmp-visakit-cl-`) unchanged for
+// a day (no compile takes that long).
 void trim(const fs::path& dir, const std::string& kept) {
   struct Entry {
     int64_t used;
     std::string name;
   };
   std::vector<Entry> all;
+  std::vector<std::string> stale;
   DIR* d = ::opendir(dir.c_str());
   if (!d) return;
+  const int64_t now = static_cast<int64_t>(::time(nullptr));
   while (const dirent* e = ::readdir(d)) {
     const std::string_view name = e->d_name;
+    if (name.starts_with(".tmp-gone-")) stale.emplace_back(name);
+    if (struct stat st {}; name.starts_with(".tmp-visakit-cl-") && ::lstat((dir / e->d_name).c_str(), &st) == 0 &&
+                           static_cast<int64_t>(st.st_mtim.tv_sec) < now - 24 * 3600)
+      stale.emplace_back(name);
     if (name.size() != 16 || name.find_first_not_of("0123456789abcdef") != std::string_view::npos) continue;
     struct stat st {};
     if (::stat((dir / e->d_name / "key").c_str(), &st) != 0) continue;
     all.push_back({static_cast<int64_t>(st.st_mtim.tv_sec), std::string(name)});
   }
   ::closedir(d);
+  std::error_code ec;
+  for (const std::string& name : stale) fs::remove_all(dir / name, ec);
   const size_t max = maxEntries();
   if (all.size() <= max) return;
   std::sort(all.begin(), all.end(), [](const Entry& a, const Entry& b) { return a.used < b.used; });
-  const int64_t recent = static_cast<int64_t>(::time(nullptr)) - 60;
+  const int64_t recent = now - 60;
   size_t left = all.size();
   for (const Entry& e : all) {
     if (left <= max || e.used > recent) break;
     if (e.name == kept) continue;
-    std::error_code ec;
     // (renamed away first, so that no run finds a half-removed entry)
     const fs::path gone = dir / (".tmp-gone-" + e.name);
     if (std::rename((dir / e.name).c_str(), gone.c_str()) != 0) continue;

@@ -4,6 +4,7 @@
 // ocloc is the real one behind a wrapper on PATH that counts its runs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -275,6 +276,30 @@ TEST(ClCache, TheEntriesUsedLongestAgoGoBeyondTheLimit) {
   expectLin(again, 3);
   EXPECT_EQ(again.compile, "compiled");
   EXPECT_EQ(sb.entries().size(), 3u);
+}
+
+// What killed runs leave: a compile folder (SIGKILL during ocloc) goes once it is unchanged for
+// a day, a removed entry's folder at once; a recent compile folder (a compile under way) stays.
+TEST(ClCache, AStoreRemovesWhatKilledRunsLeft) {
+  CacheSandbox sb;
+  const fs::path cl = sb.cache / "cl";
+  const fs::path oldCompile = cl / ".tmp-visakit-cl-old", newCompile = cl / ".tmp-visakit-cl-new",
+                 gone = cl / ".tmp-gone-0123456789abcdef";
+  for (const fs::path& p : {oldCompile, newCompile, gone}) {
+    fs::create_directories(p / "dump");
+    std::ofstream(p / "dump" / "x.visaasm") << "x";
+  }
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(oldCompile, now - std::chrono::hours(25));
+  fs::last_write_time(newCompile, now - std::chrono::hours(23));
+  fs::last_write_time(gone, now - std::chrono::hours(23));
+  expectLin(visakit::cl::run(request(sb.source("k.cl", kKernel), 1)), 1);
+  std::vector<std::string> names = sb.entries();
+  std::sort(names.begin(), names.end());
+  ASSERT_EQ(names.size(), 2u);
+  EXPECT_EQ(names[0], ".tmp-visakit-cl-new");
+  EXPECT_EQ(names[1].size(), 16u);  // the stored entry
+  EXPECT_EQ(names[1].find_first_not_of("0123456789abcdef"), std::string::npos) << names[1];
 }
 
 TEST(ClCache, CliFlagAndJson) {
