@@ -367,7 +367,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       std::string why = "the OpenCL CPU device could not run the kernel: " + cres.error;
       if (cres.timedOut)
         return failed(1, "--compare: " + why + " (--compare-timeout sets the limit; without --compare, --max-steps stops a kernel that does not end)");
-      if (!rq.check) return failed(1, "--compare: " + why + " (--check shows the kernel's out-of-bounds accesses)");
+      if (!rq.check)
+        return failed(1, "--compare: " + why + (cres.crashed ? " (--check shows the kernel's out-of-bounds accesses)" : ""));
       res.compareError = std::move(why);
       res.compareCrashed = cres.crashed;
     }

@@ -342,6 +342,23 @@ TEST(ClCli, ComparePoclCrashKeepsTheFindings) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// A kernel pocl cannot build (Intel's sub-group built-ins, which ocloc compiles): the run fails
+// with pocl's build log, and no hint about out-of-bounds accesses, which only a crash suggests.
+TEST(ClCli, ComparePoclBuildFailureSaysSo) {
+  Tmp t;
+  const std::string cl = t.write("sg.cl",
+                                 "__kernel void sg(__global uint* p)\n{\n    uint g = get_global_id(0);\n"
+                                 "    p[g] = intel_sub_group_shuffle(p[g], 0u);\n}\n");
+  const std::string out = (t.dir / "out.bin").string();
+  auto r = vtest::runCli("cl '" + cl + "' --device skl --kernel sg --global 16 --arg 0=zero:64 --out 0=" + out + " --compare");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_NE(r.output.find("--compare: the OpenCL CPU device could not run the kernel: the OpenCL CPU device could not build the program"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("out-of-bounds"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(out));
+}
+
 // E22: float denormals are kept whatever %cr0 says; a kernel built with -cl-denorms-are-zero
 // (IGC's prolog then leaves %cr0's F denorm mode at flush) gets a note saying so, others none.
 TEST(ClCli, DenormsAreZeroIsANote) {
