@@ -164,6 +164,9 @@ struct LaunchConfig {
   // The functions (.global_function) of the kernel's module, which its FCALL and IFCALL instructions
   // may call (by name; spec-decisions C2).
   std::vector<const Kernel*> functions;
+  // Names a FADDR may take that are not functions of the module, with the address it stores: what
+  // a program's linker resolves (an OpenCL program's program-scope variables; spec-decisions C21).
+  std::vector<std::pair<std::string, uint64_t>> symbols;
   // General-variable kernel inputs (.input): name and value text
   // ("5", "-1", "0x10", "1.5", or a comma-separated list, one per element).
   std::vector<std::pair<std::string, std::string>> args;

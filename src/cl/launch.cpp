@@ -287,6 +287,21 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     };
     patch(in.program->constantPointers, constIdx);
     patch(in.program->globalPointers, globalIdx);
+    // The program's variables by name, for a FADDR of one (P13, C21): IGC's symbol offsets are
+    // in buffer 0 of their kind, the one buffer of each kind a program has.
+    for (const ProgramSymbol& s : in.symbols) {
+      const bool isConst = s.type == ProgramSymbol::kConstantVariable;
+      if (!isConst && s.type != ProgramSymbol::kGlobalVariable) continue;
+      const std::vector<int>& idx = isConst ? constIdx : globalIdx;
+      const uint64_t bytes = idx.empty() ? 0 : out.bindings[static_cast<size_t>(idx[0])].bytes.size();
+      if (idx.empty() || uint64_t{s.offset} + s.size > bytes) {
+        err = fmt::format("the program's symbol table puts '{}' at bytes {}..{} of its {} buffer, which {}", s.name, s.offset,
+                          uint64_t{s.offset} + s.size, isConst ? "constant" : "global",
+                          idx.empty() ? "the program binary does not hold" : fmt::format("has {} bytes", bytes));
+        return false;
+      }
+      out.cfg.symbols.emplace_back(s.name, (isConst ? constAddr : globalAddr)[0] + s.offset);
+    }
     for (const StatelessSurface& s : pl.statelessSurfaces) {
       const bool isConst = s.token == static_cast<uint32_t>(Token::AllocateStatelessConstantMemorySurfaceWithInitialization);
       const bool isGlobal = s.token == static_cast<uint32_t>(Token::AllocateStatelessGlobalMemorySurfaceWithInitialization);

@@ -16,6 +16,7 @@
 
 #include "cl/launch_args.hpp"
 #include "cl/patch_tokens.hpp"
+#include "cl/progbin.hpp"
 #include "visakit/sim.hpp"
 
 namespace visakit::cl {
@@ -27,6 +28,7 @@ struct KernelLaunchInput {
   unsigned simd = 0;                    // the variant's SIMD width
   const KernelPatchList* patches = nullptr;
   const ProgramScope* program = nullptr;                // program-scope buffers (may be null)
+  std::span<const ProgramSymbol> symbols;               // the program's symbol table (P13; may be empty)
   std::span<const uint8_t> surfaceStateHeap;            // the kernel's SSH from the .progbin (may be empty)
   LaunchShape shape;                                    // local chosen (prepareKernelLaunch fills it if absent)
   std::span<const std::optional<KernelArgValue>> args;  // by argument index

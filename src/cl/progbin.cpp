@@ -1,6 +1,7 @@
 #include "cl/progbin.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -65,6 +66,30 @@ const KernelBinary* ProgramBinary::kernel(std::string_view name) const {
   for (const auto& k : kernels)
     if (k.name == name) return &k;
   return nullptr;
+}
+
+// PROGRAM_SYMBOL_TABLE: {Token, Size, NumEntries} then NumEntries x {u32 type, offset, size;
+// char name[1024]} (1036 bytes; Size 1048 for one entry, observed).
+bool ProgramBinary::symbols(std::vector<ProgramSymbol>& out, std::string& err) const {
+  constexpr size_t kHeader = 12, kEntry = 12 + 1024;
+  out.clear();
+  for (const KernelBinary& k : kernels)
+    for (const RawToken& t : k.patchList.tokens) {
+      if (t.id != static_cast<uint32_t>(Token::ProgramSymbolTable)) continue;
+      const std::vector<uint8_t>& b = t.bytes;
+      const uint64_t n = b.size() >= kHeader ? rd32(b, 8) : 0;
+      if (b.size() < kHeader || n > (b.size() - kHeader) / kEntry) {
+        err = fmt::format("kernel '{}': byte {}: PATCH_TOKEN_PROGRAM_SYMBOL_TABLE of {} bytes does not hold its {} entries",
+                          k.name, t.offset, b.size(), n);
+        return false;
+      }
+      for (uint64_t i = 0; i < n; ++i) {
+        const size_t at = kHeader + i * kEntry;
+        const char* name = reinterpret_cast<const char*>(b.data() + at + 12);
+        out.push_back({std::string(name, strnlen(name, 1024)), rd32(b, at), rd32(b, at + 4), rd32(b, at + 8)});
+      }
+    }
+  return true;
 }
 
 namespace {

@@ -26,6 +26,14 @@ struct KernelBinary {
   std::vector<uint32_t> bindingTable() const;
 };
 
+// An entry of PROGRAM_SYMBOL_TABLE (spec-decisions P13): a program-scope variable of the program's
+// global (type 3) or constant (type 4) buffer, at `offset` in it, or another kind of symbol.
+struct ProgramSymbol {
+  std::string name;
+  uint32_t type = 0, offset = 0, size = 0;
+  static constexpr uint32_t kGlobalVariable = 3, kConstantVariable = 4;
+};
+
 struct ProgramBinary {
   uint32_t version = 0;
   uint32_t device = 0;  // GFXCORE_FAMILY: 12 Gen9, 18 Gen12LP, 0xc07 XeHPG, 0xc08 XeHPC, ...
@@ -33,6 +41,9 @@ struct ProgramBinary {
   ProgramScope program;
   std::vector<KernelBinary> kernels;
   const KernelBinary* kernel(std::string_view name) const;
+  // The entries of every kernel's PROGRAM_SYMBOL_TABLE (IGC writes it in the kernel
+  // Intel_Symbol_Table_Void_Program); false with err when one does not fit its token.
+  bool symbols(std::vector<ProgramSymbol>& out, std::string& err) const;
 };
 
 // "Gen9", "XeHPC", ... for the device field; "" if unknown.

@@ -220,6 +220,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
 
   // ---- the patch tokens: the program binary, else the kernel's .cos ----
   ProgramBinary bin;
+  std::vector<ProgramSymbol> symbols;
   CosFile cos;
   const KernelPatchList* patches = nullptr;
   const ProgramScope* program = nullptr;
@@ -230,6 +231,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
       return failed(1, err);
     const KernelBinary* kb = bin.kernel(rq.kernel);
     if (!kb) return failed(1, fmt::format("'{}' has no kernel '{}'", prog.progbin, rq.kernel));
+    if (!bin.symbols(symbols, err)) return failed(1, fmt::format("{}: error: {}", prog.progbin, err));
     patches = &kb->patchList;
     program = &bin.program;
     ssh = kb->surfaceStateHeap;
@@ -331,6 +333,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   in.simd = res.simd;
   in.patches = patches;
   in.program = program;
+  in.symbols = symbols;
   in.surfaceStateHeap = ssh;
   in.shape = *shape;
   in.args = args->values;

@@ -2,6 +2,8 @@
 // values read off the fixtures' bytes (xxd) and their .cos text by hand.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "cl/dump.hpp"
 #include "cl/progbin.hpp"
 #include "test_util.hpp"
@@ -177,6 +179,56 @@ std::string parseError(const std::vector<uint8_t>& b) {
   std::string err;
   EXPECT_FALSE(parseProgbin(b, "p.progbin", p, err));
   return err;
+}
+
+// P13: PROGRAM_SYMBOL_TABLE entries, laid out by hand as the dumps hold them ({Token 53, Size,
+// NumEntries}, then per entry u32 type, offset, size and a 1024-byte name); a count the token
+// cannot hold is an error naming the kernel and the token's byte.
+TEST(ClProgbin, SymbolTableEntries) {
+  auto token = [](uint32_t count, std::vector<std::tuple<uint32_t, uint32_t, uint32_t, std::string>> entries) {
+    RawToken t;
+    t.id = 53;
+    t.offset = 4956;
+    auto put = [&](uint32_t v) {
+      for (int i = 0; i < 4; ++i) t.bytes.push_back(static_cast<uint8_t>(v >> (8 * i)));
+    };
+    put(53);
+    put(static_cast<uint32_t>(12 + 1036 * entries.size()));
+    put(count);
+    for (const auto& [type, offset, size, name] : entries) {
+      put(type);
+      put(offset);
+      put(size);
+      std::vector<uint8_t> n(1024, 0);
+      std::copy(name.begin(), name.end(), n.begin());
+      t.bytes.insert(t.bytes.end(), n.begin(), n.end());
+    }
+    return t;
+  };
+  ProgramBinary bin;
+  bin.kernels.resize(2);
+  bin.kernels[0].name = "k";
+  bin.kernels[1].name = "Intel_Symbol_Table_Void_Program";
+  bin.kernels[1].patchList.tokens.push_back(token(2, {{4, 0, 32, "tab"}, {3, 64, 16, "counter_base"}}));
+  std::vector<ProgramSymbol> syms;
+  std::string err;
+  ASSERT_TRUE(bin.symbols(syms, err)) << err;
+  ASSERT_EQ(syms.size(), 2u);
+  EXPECT_EQ(syms[0].name, "tab");
+  EXPECT_EQ(syms[0].type, ProgramSymbol::kConstantVariable);
+  EXPECT_EQ(syms[0].offset, 0u);
+  EXPECT_EQ(syms[0].size, 32u);
+  EXPECT_EQ(syms[1].name, "counter_base");
+  EXPECT_EQ(syms[1].type, ProgramSymbol::kGlobalVariable);
+  EXPECT_EQ(syms[1].offset, 64u);
+  EXPECT_EQ(syms[1].size, 16u);
+  bin.kernels[1].patchList.tokens[0] = token(3, {{4, 0, 32, "tab"}, {3, 64, 16, "counter_base"}});
+  EXPECT_FALSE(bin.symbols(syms, err));
+  EXPECT_EQ(err, "kernel 'Intel_Symbol_Table_Void_Program': byte 4956: PATCH_TOKEN_PROGRAM_SYMBOL_TABLE of 2084 bytes does not "
+                 "hold its 3 entries");
+  bin.kernels[1].patchList.tokens.clear();
+  EXPECT_TRUE(bin.symbols(syms, err));
+  EXPECT_TRUE(syms.empty());
 }
 
 TEST(ClProgbin, EveryTruncationIsAClearErrorNamingAByte) {

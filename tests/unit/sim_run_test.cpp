@@ -130,6 +130,56 @@ std::string slmKernel() {
 )";
 }
 
+// C21: a FADDR of a name no function of the module has stores the address the launch gives that
+// symbol (LaunchConfig::symbols: an OpenCL program's variables), in the kernel and in a function,
+// in both tiers; without it the launch fails naming the instruction.
+TEST(SimRun, FaddrOfASymbolStoresItsAddress) {
+  Module m = build(
+      ".version 4.2\n.kernel \"k\"\n"
+      ".decl A v_type=G type=uq num_elts=1 align=qword\n"
+      ".decl AD v_type=G type=ud num_elts=2 align=qword alias=<A, 0>\n"
+      ".decl RV v_type=G type=ud num_elts=2 align=hword alias=<%retval, 0>\n"
+      ".decl D v_type=G type=ud num_elts=4 align=GRF\n"
+      ".decl Offs v_type=G type=ud num_elts=4 align=GRF\n"
+      ".decl T6 v_type=T num_elts=1 v_name=Out\n"
+      ".kernel_attr Target=\"cm\"\n"
+      "    faddr tab A(0,0)<1>\n"
+      "    fcall (M1_NM, 1) f 0 1\n"
+      "    mov (M1_NM, 2) D(0,0)<1> AD(0,0)<1;1,0>\n"
+      "    mov (M1_NM, 2) D(0,2)<1> RV(0,0)<1;1,0>\n"
+      "    mov (M1_NM, 4) Offs(0,0)<1> 0x3210:uv\n"
+      "    shl (M1_NM, 4) Offs(0,0)<1> Offs(0,0)<1;1,0> 0x2:ud\n"
+      "    scatter_scaled.4 (M1, 4) T6 0x0:ud Offs.0 D.0\n"
+      "    ret (M1, 1)\n"
+      ".global_function \"f\"\n"
+      ".decl B v_type=G type=uq num_elts=1 align=qword\n"
+      ".decl RQ v_type=G type=uq num_elts=1 align=hword alias=<%retval, 0>\n"
+      ".kernel_attr ArgSize=0\n.kernel_attr RetValSize=1\n"
+      "    faddr counter B(0,0)<1>\n"
+      "    mov (M1_NM, 1) RQ(0,0)<1> B(0,0)<0;1,0>\n"
+      "    fret (M1_NM, 1)\n");
+  ASSERT_EQ(m.kernels.size(), 2u);
+  for (bool reference : {false, true}) {
+    sim::LaunchConfig cfg;
+    cfg.simd = 8;
+    cfg.reference = reference;
+    cfg.functions = {&m.kernels[1]};
+    cfg.symbols = {{"counter", 0x123456789abcdef0ull}, {"tab", 0x0000004000000010ull}};
+    std::vector<sim::SurfaceBinding> s = {{"Out", std::vector<uint8_t>(16, 0)}};
+    sim::RunResult r = sim::run(m.kernels[0], s, cfg);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(s[0].bytes, bytesOf({0x00000010u, 0x00000040u, 0x9abcdef0u, 0x12345678u})) << "reference " << reference;
+    cfg.symbols = {{"tab", 16}};
+    s = {{"Out", std::vector<uint8_t>(16, 0)}};
+    r = sim::run(m.kernels[0], s, cfg);
+    EXPECT_FALSE(r.ok());
+    EXPECT_NE(r.error.find("function 'f', instruction #0: faddr 'counter': the module has no function of that name and the "
+                           "launch no symbol (an unresolved external symbol"),
+              std::string::npos)
+        << r.error;
+  }
+}
+
 TEST(SimRun, ResultsDoNotDependOnJobs) {
   Module m = build(slmKernel());
   ASSERT_EQ(m.kernels.size(), 1u);

@@ -356,7 +356,7 @@ void decode(const Kernel& k, const Launch& l, Program& p) {
   // a call the module cannot resolve: the reference tier reports it.
   std::vector<RefProgram> refs;
   std::string err;
-  if (!decodeModule(k, l.cfg->functions, l.cfg->grfSize, refs, err)) {
+  if (!decodeModule(k, *l.cfg, refs, err)) {
     p.unsupported = err;
     return;
   }

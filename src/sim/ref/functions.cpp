@@ -40,9 +40,9 @@ std::vector<const Kernel*> reachableFunctions(const Kernel& k, const std::vector
   return r;
 }
 
-bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, unsigned grfSize,
-                  std::vector<RefProgram>& progs, std::string& err) {
-  const std::vector<const Kernel*> callees = reachableFunctions(k, functions);
+bool decodeModule(const Kernel& k, const LaunchConfig& cfg, std::vector<RefProgram>& progs, std::string& err) {
+  const unsigned grfSize = cfg.grfSize;
+  const std::vector<const Kernel*> callees = reachableFunctions(k, cfg.functions);
   progs.clear();
   progs.resize(1 + callees.size());  // never resized again: threads point into it
   if (!decodeReference(k, grfSize, progs[0], err)) return false;
@@ -68,12 +68,23 @@ bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, 
       const int f = d.row->findName("Func_id");
       const std::string& name = pk.strings[inst.f[f].value];
       auto it = std::find_if(callees.begin(), callees.end(), [&](const Kernel* c) { return c->name == name; });
+      if (it == callees.end() && inst.op == Opcode::FADDR) {
+        auto s = std::find_if(cfg.symbols.begin(), cfg.symbols.end(), [&](const auto& sym) { return sym.first == name; });
+        if (s != cfg.symbols.end()) {
+          d.address = s->second;
+          continue;
+        }
+      }
       if (it == callees.end()) {
-        err = fmt::format("{} '{}', instruction #{}: {} '{}': the module has no function of that name (an unresolved external function: a driver would fail to link it)",
-                          pk.isFunction ? "function" : "kernel", pk.name, d.index, d.row->mnemonic, name);
+        err = fmt::format("{} '{}', instruction #{}: {} '{}': the module has no function of that name{} (an unresolved external "
+                          "{}: a driver would fail to link it)",
+                          pk.isFunction ? "function" : "kernel", pk.name, d.index, d.row->mnemonic, name,
+                          inst.op == Opcode::FADDR ? " and the launch no symbol" : "",
+                          inst.op == Opcode::FADDR ? "symbol" : "function");
         return false;
       }
       d.target = static_cast<uint32_t>(it - callees.begin() + 1);
+      d.address = d.target;
       // FCALL page: "It is an error if <arg_size> and <return_size> do not match the callee's declared values".
       if (inst.op == Opcode::FCALL)
         for (const char* attr : {"ArgSize", "RetValSize"}) {

@@ -31,9 +31,9 @@ struct RefProgram {
 bool decodeReference(const Kernel& k, unsigned grfSize, RefProgram& p, std::string& err,
                      const std::vector<uint8_t>* only = nullptr);
 // The kernel (progs[0]) and the functions it may call (FCALL, FADDR names, transitively), each
-// FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C2).
-bool decodeModule(const Kernel& k, const std::vector<const Kernel*>& functions, unsigned grfSize,
-                  std::vector<RefProgram>& progs, std::string& err);
+// FCALL / FADDR's target its callee's index in `progs` (ref/functions.cpp; spec-decisions C2); a
+// FADDR of a name no function has takes the address `symbols` gives it (C21).
+bool decodeModule(const Kernel& k, const LaunchConfig& cfg, std::vector<RefProgram>& progs, std::string& err);
 
 RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, const LaunchConfig& cfg);
 

@@ -184,7 +184,7 @@ RunResult runReference(const Kernel& k, std::vector<SurfaceBinding>& surfaces, c
   RunResult res;
   std::vector<RefProgram> progs;
   std::string err;
-  if (!decodeModule(k, cfg.functions, cfg.grfSize, progs, err)) {
+  if (!decodeModule(k, cfg, progs, err)) {
     res.status = RunResult::Status::LaunchError;
     res.error = err;
     return res;

@@ -245,8 +245,9 @@ void ifcall(Exec& e) {
                 static_cast<unsigned>(e.value(e.field("Return_size"))), callers);
 }
 
-// FADDR page: a function's address is its place among the functions the kernel may call, from 1.
-void faddr(Exec& e) { e.storeInt(e.dst(), 0, e.inst().target); }
+// FADDR page: a function's address is its place among the functions the kernel may call, from 1;
+// a symbol the launch resolves has its address (C21).
+void faddr(Exec& e) { e.storeInt(e.dst(), 0, e.inst().address); }
 
 // FRET page: as RET in a subroutine (C1) with the function's call mask; on return the first
 // Return_size GRFs of %retval (FCALL page) and %sp, %fp go back to the caller, whose register

@@ -62,6 +62,7 @@ struct RefInst {
   bool predInv = false;
   bool sat = false;
   uint32_t target = 0;    // Label field: the instruction index of the label
+  uint64_t address = 0;   // FADDR: the value it stores (a callee's index from 1, or a symbol's address)
   // The vector fields by effect (the row's Access): the destination and the
   // sources in field order; -1 where there is none.
   int8_t dst = -1;

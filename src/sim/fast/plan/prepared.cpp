@@ -18,6 +18,7 @@ namespace {
 struct FormKey {
   const Kernel* k = nullptr;
   std::vector<const Kernel*> functions;             // the module's, which decode() resolves calls to
+  std::vector<std::pair<std::string, uint64_t>> symbols;  // what decode() resolves FADDR's other names to
   unsigned grfSize = 0;
   bool check = false, fold = false, payload = false;
   uint64_t maxSteps = 0;
@@ -35,6 +36,7 @@ FormKey keyOf(const Kernel& k, const Launch& l, const std::vector<Space>& spaces
   FormKey key;
   key.k = &k;
   key.functions = cfg.functions;
+  key.symbols = cfg.symbols;
   key.grfSize = cfg.grfSize;
   key.check = cfg.check;
   key.fold = cfg.foldConstantStart;
