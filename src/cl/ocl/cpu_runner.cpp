@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -270,7 +271,7 @@ CpuRunResult runHere(const CpuRunRequest& q) {
       std::string listed = ", " + kernels + ", ";
       if (listed.find(", " + q.kernel + ", ") != std::string::npos)
         throw Failure{fmt::format("the OpenCL device could not create kernel '{}', though the program lists it "
-                                  "(CL_INVALID_KERNEL_NAME; the device's own message, if any, is on stderr)",
+                                  "(CL_INVALID_KERNEL_NAME)",
                                   q.kernel)};
       throw Failure{fmt::format("the program has no kernel named '{}' (kernels: {})", q.kernel,
                                 kernels.empty() ? std::string("none") : kernels)};
@@ -490,26 +491,49 @@ struct Reader {
   ::_exit(rc);
 }
 
+// The device's messages on the child's stderr (fd), at most kMaxMessages bytes kept; false at its end.
+constexpr size_t kMaxMessages = 8192;
+bool readMessages(int fd, std::string& messages) {
+  char buf[4096];
+  const ssize_t n = ::read(fd, buf, sizeof buf);
+  if (n < 0) return errno == EINTR;
+  if (n == 0) return false;
+  messages.append(buf, static_cast<size_t>(std::min<size_t>(static_cast<size_t>(n), kMaxMessages - std::min(kMaxMessages, messages.size()))));
+  return true;
+}
+
 CpuRunResult runIsolated(const CpuRunRequest& q) {
   CpuRunResult r;
-  int fds[2];
+  int fds[2], errFds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) {
     r.error = fmt::format("cannot start the OpenCL CPU run: pipe: {}", std::strerror(errno));
+    return r;
+  }
+  if (::pipe2(errFds, O_CLOEXEC) != 0) {
+    r.error = fmt::format("cannot start the OpenCL CPU run: pipe: {}", std::strerror(errno));
+    ::close(fds[0]);
+    ::close(fds[1]);
     return r;
   }
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) {
     r.error = fmt::format("cannot start the OpenCL CPU run: fork: {}", std::strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
+    for (int fd : {fds[0], fds[1], errFds[0], errFds[1]}) ::close(fd);
     return r;
   }
   if (pid == 0) {
     ::close(fds[0]);
+    ::close(errFds[0]);
+    // (the device's messages, a compiler's summary line or an assertion, go into an error, not
+    // before visakit's own output; the kernel's printf output is visakit's to print, K12)
+    ::dup2(errFds[1], STDOUT_FILENO);
+    ::dup2(errFds[1], STDERR_FILENO);
     childMain(q, fds[1]);
   }
   ::close(fds[1]);
+  ::close(errFds[1]);
+  std::string messages;
 
   // Read the report, within the time limit.
   std::string data;
@@ -527,14 +551,19 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
       }
       waitMs = static_cast<int>(std::min<long long>(left, 1 << 30));
     }
-    pollfd pfd{fds[0], POLLIN, 0};
-    int pr = ::poll(&pfd, 1, waitMs);
+    pollfd pfd[2] = {{fds[0], POLLIN, 0}, {errFds[0], POLLIN, 0}};
+    int pr = ::poll(pfd, 2, waitMs);
     if (pr < 0 && errno == EINTR) continue;
     if (pr < 0) {
       readFailed = true;
       break;
     }
     if (pr == 0) continue;  // the deadline is checked above
+    if (pfd[1].revents && errFds[0] >= 0 && !readMessages(errFds[0], messages)) {
+      ::close(errFds[0]);
+      errFds[0] = -1;  // (poll skips it)
+    }
+    if (!pfd[0].revents) continue;
     ssize_t n = ::read(fds[0], buf.data(), buf.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
@@ -554,6 +583,17 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
   int st = 0;
   while (::waitpid(pid, &st, 0) < 0 && errno == EINTR) {
   }
+  if (errFds[0] >= 0) {
+    // (what the child wrote before it ended; not waiting for a process it may have left holding the pipe)
+    ::fcntl(errFds[0], F_SETFL, O_NONBLOCK);
+    while (readMessages(errFds[0], messages)) {
+    }
+    ::close(errFds[0]);
+  }
+  while (!messages.empty() && std::isspace(static_cast<unsigned char>(messages.back()))) messages.pop_back();
+  auto withMessages = [&](std::string error) {
+    return messages.empty() ? error : error + "\nthe OpenCL CPU device printed:\n" + messages;
+  };
   if (timedOut) {
     r.timedOut = true;
     r.error = fmt::format("kernel '{}' did not finish within {} s on the OpenCL CPU device; it was stopped", q.kernel,
@@ -567,15 +607,15 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
   if (WIFSIGNALED(st)) {
     int sig = WTERMSIG(st);
     r.crashed = true;
-    r.error = fmt::format(
+    r.error = withMessages(fmt::format(
         "the OpenCL CPU run of kernel '{}' ended by signal {} ({}); the kernel may do what OpenCL leaves undefined (an "
         "access out of bounds, a barrier that not every work-item reaches)",
-        q.kernel, sig, ::strsignal(sig));
+        q.kernel, sig, ::strsignal(sig)));
     return r;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    r.error = fmt::format("the OpenCL CPU run of kernel '{}' ended with exit status {}", q.kernel,
-                          WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    r.error = withMessages(fmt::format("the OpenCL CPU run of kernel '{}' ended with exit status {}", q.kernel,
+                                       WIFEXITED(st) ? WEXITSTATUS(st) : -1));
     return r;
   }
 
@@ -608,6 +648,8 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
     bad.error = "the OpenCL CPU run's report is malformed";
     return bad;
   }
+  // (a build failure's log is in its error already)
+  if (!r.ok && !r.error.starts_with("the OpenCL CPU device could not build")) r.error = withMessages(r.error);
   return r;
 }
 
