@@ -156,7 +156,7 @@ void addGrfOptions(CLI::App* cmd, unsigned& grfSize) {
   grfSize = 0;  // not given: resolveGrfSize
   CLI::Option* grf = cmd->add_option("--grf-size", grfSize,
                                      "GRF size in bytes (default: from --platform, else from the `//.platform` line of "
-                                     "the .asm IGC dumped beside FILE, else 32)")
+                                     "the .asm IGC dumped beside FILE, for a function's X_f<K> file its kernel's X.asm, else 32)")
                          ->check(CLI::IsMember({32, 64}));
   cmd->add_option_function<std::string>(
          "--platform",
@@ -171,10 +171,18 @@ void addGrfOptions(CLI::App* cmd, unsigned& grfSize) {
 
 unsigned resolveGrfSize(const std::string& path, unsigned given) {
   if (given) return given;
-  // An IGC dump: X.visaasm or X.isa with X.asm beside it, whose header names the platform.
+  // An IGC dump: X.visaasm or X.isa with X.asm beside it, whose header names the platform; a
+  // function's X_f<K>.visaasm has none of its own: its kernel's X.asm (spec-decisions C2).
   std::filesystem::path asmPath(path);
   asmPath.replace_extension(".asm");
   if (asmPath == std::filesystem::path(path)) return 32;
+  if (std::error_code ec; !std::filesystem::exists(asmPath, ec)) {
+    const std::string stem = asmPath.stem().string();
+    const size_t f = stem.rfind("_f");
+    if (f != std::string::npos && f + 2 < stem.size() &&
+        stem.find_first_not_of("0123456789", f + 2) == std::string::npos)
+      asmPath.replace_filename(stem.substr(0, f) + ".asm");
+  }
   std::ifstream in(asmPath);
   std::string line;
   for (int n = 0; n < 64 && std::getline(in, line); ++n)

@@ -112,8 +112,15 @@ TEST(ClCli, GrfFromPlatform) {
   std::ofstream(t.dir / "OCL_asm1_simd16_entry_0001.asm") << "//.kernel k\n//.platform PVCXT\n//.thread_config x\n";
   auto dumped = vtest::runCli("check '" + k.string() + "'");
   EXPECT_EQ(dumped.exit, 0) << dumped.output;
+  // A function's file (IGC's _f<K>.visaasm at -cl-opt-disable) has no .asm: its kernel's names it.
+  fs::path f = t.dir / "OCL_asm1_simd16_entry_0001_f0.visaasm";
+  std::ofstream(f) << ".version 4.1\n.global_function \"g\"\n.decl V40 v_type=G type=d num_elts=16 align=wordx32 alias=<%r0, 0>\n"
+                      "    mov (M1, 16) V40(0,0)<1> 0x1:d\n    fret (M1, 16)\n";
+  auto fn = vtest::runCli("check '" + f.string() + "'");
+  EXPECT_EQ(fn.exit, 0) << fn.output;
   std::ofstream(t.dir / "OCL_asm1_simd16_entry_0001.asm") << "//.kernel k\n//.platform TGLLP\n";
   EXPECT_EQ(vtest::runCli("check '" + k.string() + "'").exit, 1);
+  EXPECT_EQ(vtest::runCli("check '" + f.string() + "'").exit, 1);
 }
 
 }  // namespace
