@@ -491,7 +491,8 @@ struct Reader {
   ::_exit(rc);
 }
 
-// The device's messages on the child's stderr (fd), at most kMaxMessages bytes kept; false at its end.
+// Reads what the child wrote to its stdout and stderr (the pipe's end fd) into messages, of which at
+// most kMaxMessages bytes are kept; false at the pipe's end (or an error).
 constexpr size_t kMaxMessages = 8192;
 bool readMessages(int fd, std::string& messages) {
   char buf[4096];
