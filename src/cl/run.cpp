@@ -86,6 +86,18 @@ std::string lineOf(const std::string& text, uint32_t line) {
   return text.substr(at, end == std::string::npos ? std::string::npos : end - at);
 }
 
+// CL32: every svm_block_ld of an IGC dump is read as `.unaligned` (address dword-aligned): the
+// IGC that wrote it keeps the flag in bit 7 of Properties and prints `.unaligned` for bit 3
+// only, so its text never says it; the finalizer then sends the unaligned oword block read.
+void igcSvmBlockLoadsUnaligned(Module& m) {
+  for (Kernel& k : m.kernels)
+    for (Instruction& inst : k.code) {
+      if (inst.op != Opcode::SVM || inst.subOp != 1) continue;
+      const InstrDesc* row = rowOf(inst);
+      if (const int p = row ? row->findName("Properties") : -1; p >= 0) inst.f[p].value |= 8;
+    }
+}
+
 std::vector<KernelParam> paramsOf(const KernelPatchList& pl) {
   std::vector<KernelParam> ps;
   for (const KernelArgInfo& a : pl.argInfo) {
@@ -290,6 +302,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
         own.warnings += diags.render(path, t);
         own.warningCount += diags.warningCount();
       }
+      igcSvmBlockLoadsUnaligned(*mod);
       if (!whole) whole = std::make_unique<Module>(std::move(*mod));
       else for (Kernel& f : mod->kernels) whole->kernels.push_back(std::move(f));
     }
