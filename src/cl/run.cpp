@@ -457,12 +457,35 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   res.stats = rr.stats;
 
   // Findings in OpenCL terms: the memory by argument, the work-items by their
-  // ids, the OpenCL C line (CL21), the allocation an address in no allocation
-  // overran (CL22).
-  auto allocationBelow = [&](uint64_t address) -> std::optional<std::pair<std::string, uint64_t>> {
-    std::optional<std::pair<std::string, uint64_t>> best;
-    for (const auto& [name, base] : pl.cfg.addresses)
-      if (base <= address && (!best || base > best->second)) best = std::pair<std::string, uint64_t>(name, base);
+  // ids, the OpenCL C line (CL21), the allocation nearest an address in no
+  // allocation (CL22).
+  struct Near {
+    std::string name;
+    uint64_t base = 0, bytes = 0;
+  };
+  auto nearestAllocation = [&](uint64_t address) -> std::optional<Near> {
+    std::optional<Near> best;
+    uint64_t bestGap = 0;
+    for (const auto& [name, base] : pl.cfg.addresses) {
+      uint64_t bytes = 0;
+      for (const sim::SurfaceBinding& b : pl.bindings)
+        if (b.name == name) bytes = b.bytes.size();
+      // (past the end of one below, or before the start of one above; the one below on a tie)
+      const uint64_t gap = base <= address ? address - std::min(address, base + bytes) : base - address;
+      if (!best || gap < bestGap || (gap == bestGap && base <= address && best->base > address)) {
+        best = Near{name, base, bytes};
+        bestGap = gap;
+      }
+    }
+    return best;
+  };
+  // An address more than this below every allocation: a null or wild pointer, not an index before one.
+  constexpr uint64_t kWildGap = 64 * 1024;
+  // The __local argument an SLM byte in none lies past the end of (the nearest below).
+  auto localArgBelow = [&](uint64_t byte) -> const ArgMemory* {
+    const ArgMemory* best = nullptr;
+    for (const ArgMemory& m : pl.argMemory)
+      if (m.slmBytes && m.slmOffset + m.slmBytes <= byte && (!best || m.slmOffset > best->slmOffset)) best = &m;
     return best;
   };
   // A byte of the group's SLM in a __local argument (K10): the argument.
@@ -497,12 +520,23 @@ static Result runIn(Session::Impl* session, const Request& rq) {
                                         o.global[2], o.local[0], o.local[1], o.local[2]));
       }
       std::string place = fmt::format("byte {} of {}", e.address, cf.memory);
-      if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
+      // (a surface's 32-bit offset from a negative index: the index's bytes as well)
+      if (!slm && !stateless && e.address >= (uint64_t{1} << 31) && e.address < (uint64_t{1} << 32))
+        place += fmt::format(" ({} as a signed 32-bit offset)", static_cast<int64_t>(e.address) - (int64_t{1} << 32));
+      if (const ArgMemory* m = slm ? localArgAt(e.address) : nullptr) {
+        place = fmt::format("byte {} of {}", e.address - m->slmOffset, m->name);
+      } else if (const ArgMemory* b = slm && !local ? localArgBelow(e.address) : nullptr) {
+        place += fmt::format(": byte {} of {}, which is {} bytes long", e.address - b->slmOffset, b->name, b->slmBytes);
+      }
       if (stateless) {
         place = fmt::format("address 0x{:x}, in no allocation", e.address);
-        if (auto below = allocationBelow(e.address)) {
-          place = fmt::format("address 0x{:x}: byte {} of {}", e.address, e.address - below->second, below->first);
-          if (cf.memory == "no allocation") cf.memory = "no allocation, past the end of " + below->first;
+        if (auto n = nearestAllocation(e.address); n && n->base <= e.address) {
+          place = fmt::format("address 0x{:x}: byte {} of {}", e.address, e.address - n->base, n->name);
+          if (cf.memory == "no allocation") cf.memory = "no allocation, past the end of " + n->name;
+        } else if (n && (n->base - e.address <= kWildGap || std::any_of(pl.cfg.addresses.begin(), pl.cfg.addresses.end(),
+                                                                           [&](const auto& a) { return a.second <= e.address; }))) {
+          place = fmt::format("address 0x{:x}: {} bytes before the start of {}", e.address, n->base - e.address, n->name);
+          if (cf.memory == "no allocation") cf.memory = "no allocation, before the start of " + n->name;
         } else if (cf.memory == "no allocation") {
           cf.memory = "no allocation (below every buffer: a null or wild pointer)";
         }

@@ -162,6 +162,49 @@ TEST(ClCli, CheckNamesTheArgumentTheWorkItemAndTheLine) {
   }
 }
 
+// CL22, CL26: where an access missed, said from the buffer it belongs to. out[i - 1] by work-item 0:
+// on skl a surface offset of -4 (0xfffffffc as the 32-bit offset it is); on pvc an address 4 bytes
+// before out's allocation, which is nearer than the end of `in` below it. A __local argument of
+// 64 bytes read at t[16] by local id 15: the SLM byte and the argument's.
+TEST(ClCli, CheckSaysWhereAMissedAccessWasHeaded) {
+  Tmp t;
+  const std::string in = ints(t, "in.bin", 64, 0);
+  const std::string cl = t.write("before.cl", "__kernel void before(__global const int* in, __global int* out)\n{\n"
+                                 "    int i = get_global_id(0);\n    out[i - 1] = in[i];\n}\n");
+  auto skl = vtest::runCli("cl '" + cl + "' --device skl --kernel before --global 64 --local 16 --arg 0=@" + in +
+                           " --arg 1=zero:256 --check");
+  EXPECT_EQ(skl.exit, 3) << skl.output;
+  EXPECT_NE(skl.output.find("before.cl:4: error: out of bounds write in argument 1 'out' (1 time)"), std::string::npos) << skl.output;
+  EXPECT_NE(skl.output.find("local (0,0,0) group (0,0,0): byte 4294967292 of argument 1 'out' (-4 as a signed 32-bit offset) (4 bytes)"),
+            std::string::npos)
+      << skl.output;
+  auto pvc = vtest::runCli("cl '" + cl + "' --device pvc --kernel before --global 64 --local 16 --arg 0=@" + in +
+                           " --arg 1=zero:256 --check");
+  EXPECT_EQ(pvc.exit, 3) << pvc.output;
+  EXPECT_NE(pvc.output.find("before.cl:4: error: out of bounds write in no allocation, before the start of argument 1 'out' (1 time)"),
+            std::string::npos)
+      << pvc.output;
+  EXPECT_NE(pvc.output.find(": 4 bytes before the start of argument 1 'out' (4 bytes)"), std::string::npos) << pvc.output;
+  const std::string lcl = t.write("local_over.cl", "__kernel void local_over(__global int* out, __local int* t)\n{\n"
+                                  "    int l = get_local_id(0);\n    t[l] = l * 3;\n    barrier(CLK_LOCAL_MEM_FENCE);\n"
+                                  "    out[get_global_id(0)] = t[l + 1];\n}\n");
+  auto local = vtest::runCli("cl '" + lcl + "' --device skl --kernel local_over --global 32 --local 16 --arg 0=zero:128 --arg 1=local:64 --check");
+  EXPECT_EQ(local.exit, 3) << local.output;
+  EXPECT_NE(local.output.find("local_over.cl:6: error: out of bounds read in __local memory (2 times)"), std::string::npos) << local.output;
+  EXPECT_NE(local.output.find("local (15,0,0) group (1,0,0): byte 64 of __local memory: byte 64 of argument 1 't', which is 64 bytes long (4 bytes)"),
+            std::string::npos)
+      << local.output;
+  // An address far below every allocation: a null or wild pointer, not an index before one.
+  const std::string wild = t.write("wild.cl", "__kernel void wild(__global int* out, ulong a)\n{\n"
+                                   "    ((__global int*)a)[get_global_id(0)] = 1;\n    out[0] = 2;\n}\n");
+  auto w = vtest::runCli("cl '" + wild + "' --device pvc --kernel wild --global 16 --arg 0=zero:64 --arg 1=u64:16 --check");
+  EXPECT_EQ(w.exit, 3) << w.output;
+  EXPECT_NE(w.output.find("wild.cl:3: error: out of bounds write in no allocation (below every buffer: a null or wild pointer)"),
+            std::string::npos)
+      << w.output;
+  EXPECT_NE(w.output.find("address 0x10, in no allocation (4 bytes)"), std::string::npos) << w.output;
+}
+
 // broken_race.cl reads its neighbours' __local slots (lines 14, 15) with no
 // barrier after the writes (line 12): work-items of one group race.
 TEST(ClCli, CheckFindsTheRaceOnLocalMemory) {
