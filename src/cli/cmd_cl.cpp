@@ -116,16 +116,15 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
     }
     std::cout << j.dump(2) << "\n";
   }
-  // Outputs: written only after a run that finished (findings and differences included).
-  int rc = r.exitCode;
+  // Outputs: written only after a run that finished (findings and differences included), all or none.
+  std::vector<std::pair<std::string, std::string_view>> files;
   for (size_t i = 0; i < r.outputs.size() && i < rq.outs.size(); ++i) {
     const std::string& spec = rq.outs[i];
-    const std::string file = spec.substr(spec.find('=') + 1);
     const auto& bytes = r.outputs[i].second;
-    if (writeOutput(file, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size())) != kExitOk)
-      rc = kExitInvalid;
+    files.emplace_back(spec.substr(spec.find('=') + 1), std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
   }
-  return rc;
+  if (!files.empty() && writeOutputs(files) != kExitOk) return kExitInvalid;
+  return r.exitCode;
 }
 
 }  // namespace

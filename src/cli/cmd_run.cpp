@@ -268,10 +268,12 @@ int runCommand(const RunArgs& a) {
   auto bytesOf = [](std::span<const uint8_t> b) {
     return std::string_view(reinterpret_cast<const char*>(b.data()), b.size());
   };
-  // (writeOutput replaces FILE by a rename: an output over its own input reads the intact mapping.)
-  for (const auto& [idx, file] : outs)
-    if (writeOutput(file, bytesOf(std::as_const(bindings[idx]).contents())) != kExitOk) rc = kExitInvalid;
-  if (!a.dumpUrb.empty() && writeOutput(a.dumpUrb, bytesOf(r.urb)) != kExitOk) rc = kExitInvalid;
+  // (writeOutputs replaces each FILE by a rename: an output over its own input reads the intact
+  // mapping; all or none are written)
+  std::vector<std::pair<std::string, std::string_view>> files;
+  for (const auto& [idx, file] : outs) files.emplace_back(file, bytesOf(std::as_const(bindings[idx]).contents()));
+  if (!a.dumpUrb.empty()) files.emplace_back(a.dumpUrb, bytesOf(r.urb));
+  if (!files.empty() && writeOutputs(files) != kExitOk) return kExitInvalid;
   return rc;
 }
 

@@ -91,24 +91,27 @@ std::optional<MappedFile> MappedFile::zero(uint64_t size, std::string& err) {
 }
 
 namespace {
-// The temporary file being written, removed by the SIGINT/SIGTERM handler so
+// The temporary files being written, removed by the SIGINT/SIGTERM handler so
 // that an interrupted run leaves neither a partial output nor a stray file.
-char gTmpPath[4096];
-volatile std::sig_atomic_t gTmpActive = 0;
+constexpr int kMaxOutputs = 64;
+char gTmpPaths[kMaxOutputs][4096];
+volatile std::sig_atomic_t gTmpCount = 0;
 
 extern "C" void onFatalSignal(int sig) {
-  if (gTmpActive) ::unlink(gTmpPath);
+  for (int i = 0; i < gTmpCount; ++i) ::unlink(gTmpPaths[i]);
   std::signal(sig, SIG_DFL);
   std::raise(sig);
 }
 
-struct TmpGuard {
-  explicit TmpGuard(const std::string& p) {
-    std::snprintf(gTmpPath, sizeof gTmpPath, "%s", p.c_str());
-    gTmpActive = 1;
+bool writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(n));
   }
-  ~TmpGuard() { gTmpActive = 0; }
-};
+  return true;
+}
 }  // namespace
 
 void installSignalHandlers() {
@@ -116,27 +119,71 @@ void installSignalHandlers() {
   std::signal(SIGTERM, onFatalSignal);
 }
 
-bool writeFileAtomic(const std::string& path, std::string_view data, std::string& err) {
-  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  if (tmp.size() >= sizeof gTmpPath) {
-    err = fmt::format("cannot write '{}': path too long", path);
+bool writeFilesAtomic(const std::vector<std::pair<std::string, std::string_view>>& files, std::string& err) {
+  if (files.size() > static_cast<size_t>(kMaxOutputs)) {
+    err = fmt::format("cannot write {} files at once (at most {})", files.size(), kMaxOutputs);
     return false;
   }
-  TmpGuard guard(tmp);
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    err = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
+  struct Out {
+    std::string path, target, tmp;  // tmp empty: written in place
+    std::string_view data;
+  };
+  std::vector<Out> outs;
+  auto fail = [&](const std::string& path, const std::string& why) {
+    err = fmt::format("cannot write '{}': {}", path, why);
+    for (const Out& o : outs)
+      if (!o.tmp.empty()) ::unlink(o.tmp.c_str());
+    gTmpCount = 0;
     return false;
+  };
+  for (const auto& [path, data] : files) {
+    std::error_code ec;
+    std::string target = std::filesystem::weakly_canonical(path, ec).string();  // (through symlinks)
+    if (ec || target.empty()) target = path;
+    struct stat st {};
+    const bool exists = ::stat(target.c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) return fail(path, "it is a directory");
+    if (exists && !S_ISREG(st.st_mode)) {
+      outs.push_back({path, target, "", data});
+      continue;
+    }
+    std::string tmp = fmt::format("{}.tmp.{}.{}", target, ::getpid(), outs.size());
+    if (tmp.size() >= sizeof gTmpPaths[0]) return fail(path, "path too long");
+    std::snprintf(gTmpPaths[gTmpCount], sizeof gTmpPaths[0], "%s", tmp.c_str());
+    gTmpCount = gTmpCount + 1;
+    outs.push_back({path, target, tmp, data});
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) return fail(path, std::strerror(errno));
+    bool ok = !exists || ::fchmod(fd, st.st_mode & 07777) == 0;  // (the file's permissions, not the umask's)
+    ok = writeAll(fd, data) && ok;
+    const int e = errno;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok) return fail(path, std::strerror(e ? e : errno));
   }
-  bool ok = std::fwrite(data.data(), 1, data.size(), f) == data.size();
-  ok = (std::fflush(f) == 0) && ok;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    err = fmt::format("cannot write '{}': {}", path, std::strerror(errno));
-    std::remove(tmp.c_str());
-    return false;
+  // Devices and FIFOs first (they cannot be replaced), then the renames.
+  for (const Out& o : outs) {
+    if (!o.tmp.empty()) continue;
+    const int fd = ::open(o.target.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);  // (a FIFO without a reader fails, not waits)
+    if (fd < 0) return fail(o.path, std::strerror(errno));
+    ::fcntl(fd, F_SETFL, 0);
+    bool ok = writeAll(fd, o.data);
+    const int e = errno;
+    ok = ::close(fd) == 0 && ok;
+    if (!ok) return fail(o.path, std::strerror(e ? e : errno));
   }
+  for (const Out& o : outs)
+    if (!o.tmp.empty() && std::rename(o.tmp.c_str(), o.target.c_str()) != 0) return fail(o.path, std::strerror(errno));
+  gTmpCount = 0;
   return true;
+}
+
+int writeOutputs(const std::vector<std::pair<std::string, std::string_view>>& files) {
+  std::string err;
+  if (!writeFilesAtomic(files, err)) {
+    std::cerr << "visakit: error: " << err << "\n";
+    return kExitInvalid;
+  }
+  return kExitOk;
 }
 
 int writeOutput(const std::string& path, std::string_view data) {
@@ -144,12 +191,7 @@ int writeOutput(const std::string& path, std::string_view data) {
     std::cout << data;
     return std::cout.flush() ? kExitOk : kExitInvalid;
   }
-  std::string err;
-  if (!writeFileAtomic(path, data, err)) {
-    std::cerr << "visakit: error: " << err << "\n";
-    return kExitInvalid;
-  }
-  return kExitOk;
+  return writeOutputs({{path, data}});
 }
 
 void addGrfOptions(CLI::App* cmd, unsigned& grfSize) {

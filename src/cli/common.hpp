@@ -39,14 +39,19 @@ class MappedFile {
   size_t size_ = 0;
 };
 
-// SIGINT/SIGTERM remove an output being written, then end the process.
+// SIGINT/SIGTERM remove the outputs being written, then end the process.
 void installSignalHandlers();
-// Writes via a temporary file in the same folder and a rename: never a partial file.
-bool writeFileAtomic(const std::string& path, std::string_view data, std::string& err);
+// Writes files together (path, bytes): each to a temporary file beside its target, renamed over
+// it once every one is written, so that a failure leaves none written and no file is ever partial.
+// A symlink is written through (its target replaced), an existing file keeps its permissions, and
+// a target that is not a regular file (a device, a FIFO with a reader) is written in place, first.
+bool writeFilesAtomic(const std::vector<std::pair<std::string, std::string_view>>& files, std::string& err);
 
-// Writes `data` to `path` atomically, or to stdout when `path` is empty.
+// Writes `data` to `path` as writeFilesAtomic does, or to stdout when `path` is empty.
 // Returns the exit code (kExitOk, or kExitInvalid after printing the error).
 int writeOutput(const std::string& path, std::string_view data);
+// Writes every (path, bytes) as writeFilesAtomic does; kExitOk, or kExitInvalid after printing the error.
+int writeOutputs(const std::vector<std::pair<std::string, std::string_view>>& files);
 
 // Loads text or binary (detected by content), parses and verifies.
 // Prints diagnostics to stderr. Returns nullopt on any error.
