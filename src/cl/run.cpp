@@ -19,6 +19,7 @@
 #include "cl/ocloc.hpp"
 #include "cl/printf.hpp"
 #include "cl/progbin.hpp"
+#include "support/files.hpp"
 #include "visakit/cl.hpp"
 #include "visakit/visakit.hpp"
 #if VISAKIT_HAVE_OPENCL
@@ -30,14 +31,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// A dump's or a source's file, within the input size limit (a file that is a device, /dev/zero,
+// ends in an error too); err says why not.
+bool readFile(const std::string& path, std::string& out, std::string& err) {
+  return readFileLimited(path, Limits{}.maxFileBytes, out, err, "the limit of an input file");
+}
 bool readFile(const std::string& path, std::string& out) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::ostringstream all;  // (whole buffers, not a character at a time)
-  all << f.rdbuf();
-  if (f.bad()) return false;
-  out = std::move(all).str();
-  return true;
+  std::string err;
+  return readFile(path, out, err);
 }
 
 Result failed(int code, std::string msg) {
@@ -180,7 +181,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
     if (rq.noCache) return failed(2, "--no-cache is for an OpenCL C input (a dump directory is not compiled)");
     dumpDir = rq.input;
   } else {
-    if (!readFile(rq.input, source)) return failed(1, fmt::format("cannot read '{}'", rq.input));
+    if (std::string why; !readFile(rq.input, source, why)) return failed(1, why);
     compiled = true;
     OclocRequest oreq;
     oreq.source = rq.input;
@@ -238,7 +239,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   const ProgramScope* program = nullptr;
   std::span<const uint8_t> ssh;
   std::string bytes;
-  if (!prog.progbin.empty() && readFile(prog.progbin, bytes)) {
+  if (!prog.progbin.empty()) {
+    if (std::string why; !readFile(prog.progbin, bytes, why)) return failed(1, why);
     if (!parseProgbin({reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size()}, prog.progbin, bin, err))
       return failed(1, err);
     const KernelBinary* kb = bin.kernel(rq.kernel);
@@ -272,7 +274,7 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   for (const auto& [n, path] : dk->chosen.functions) files.emplace_back(path, "");
   std::string text;  // (what a Session compares: every file's text)
   for (auto& [path, t] : files) {
-    if (!readFile(path, t)) return failed(1, fmt::format("cannot read '{}'", path));
+    if (std::string why; !readFile(path, t, why)) return failed(1, why);
     text += t;
     text += '\0';
   }

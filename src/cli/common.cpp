@@ -1,5 +1,7 @@
 #include "cli/common.hpp"
 
+#include "support/files.hpp"
+
 #include <cctype>
 #include <cerrno>
 #include <csignal>
@@ -18,20 +20,8 @@
 
 namespace visakit::cli {
 
-bool readFile(const std::string& path, std::string& out, std::string& err) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    err = fmt::format("cannot open '{}': {}", path, std::strerror(errno));
-    return false;
-  }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    err = fmt::format("cannot read '{}'", path);
-    return false;
-  }
-  out = ss.str();
-  return true;
+bool readFile(const std::string& path, uint64_t maxBytes, std::string& out, std::string& err) {
+  return readFileLimited(path, maxBytes, out, err);
 }
 
 MappedFile::~MappedFile() {
@@ -258,7 +248,7 @@ std::optional<Loaded> loadAndVerify(const std::string& path, const Options& give
                              opts.limits.maxFileBytes);
     return std::nullopt;
   }
-  if (!readFile(path, data, err)) {
+  if (!readFile(path, opts.limits.maxFileBytes, data, err)) {
     std::cerr << "visakit: error: " << err << "\n";
     return std::nullopt;
   }

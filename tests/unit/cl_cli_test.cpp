@@ -81,7 +81,17 @@ TEST(ClCli, MissingOclocIsAClearError) {
 TEST(ClCli, AMissingInputFileIsAClearError) {
   auto r = vtest::runCli("cl /nonexistent/k.cl --kernel k --global 1");
   EXPECT_EQ(r.exit, 1) << r.output;
-  EXPECT_NE(r.output.find("cannot read '/nonexistent/k.cl'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("cannot open '/nonexistent/k.cl': No such file or directory"), std::string::npos) << r.output;
+  // A file with no end (a device) stops at the input limit; a folder's files that are not files say so.
+  auto z = vtest::runCli("cl /dev/zero --kernel k --global 1");
+  EXPECT_EQ(z.exit, 1) << z.output;
+  EXPECT_NE(z.output.find("'/dev/zero' has more than 268435456 bytes (the limit of an input file)"), std::string::npos) << z.output;
+  auto c = vtest::runCli("check /dev/zero");
+  EXPECT_EQ(c.exit, 1) << c.output;
+  EXPECT_NE(c.output.find("'/dev/zero' has more than 268435456 bytes (--max-file-size)"), std::string::npos) << c.output;
+  auto d = vtest::runCli("check /tmp");
+  EXPECT_EQ(d.exit, 1) << d.output;
+  EXPECT_NE(d.output.find("'/tmp' is a directory"), std::string::npos) << d.output;
 }
 
 }  // namespace
@@ -367,6 +377,20 @@ TEST(ClCli, ALoadFailureShowsItsErrors) {
   EXPECT_NE(r.output.find("error: "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("warning: "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("warning on it, not shown)"), std::string::npos) << r.output;
+}
+
+// A dump whose program binary cannot be read fails, naming it (the .cos beside it has no program
+// scope and no heaps: reading it instead ran a kernel other than the one compiled).
+TEST(ClCli, AnUnreadableProgramBinaryIsAnError) {
+  Tmp t;
+  const fs::path dump = t.dir / "dump";
+  fs::copy(fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/cl-altered/triple-skl", dump);
+  const fs::path bin = dump / "OCL_asmcae4cecf640aa906.progbin";
+  fs::remove(bin);
+  fs::create_symlink(dump / "nowhere", bin);
+  auto r = vtest::runCli("cl '" + dump.string() + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256");
+  EXPECT_EQ(r.exit, 1) << r.output;
+  EXPECT_NE(r.output.find("cannot open '" + bin.string() + "': No such file or directory"), std::string::npos) << r.output;
 }
 
 // CL25: a kernel that writes 8 GiB past its buffer crashes pocl. With --check the simulation
