@@ -131,7 +131,7 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 void putLE(std::vector<uint8_t>& b, uint64_t at, unsigned bytes, uint64_t v) {
   if (at + bytes > b.size()) b.resize(at + bytes, 0);
-  for (unsigned i = 0; i < bytes; ++i) b[at + i] = static_cast<uint8_t>(v >> (8 * i));
+  for (unsigned i = 0; i < bytes; ++i) b[at + i] = i < 8 ? static_cast<uint8_t>(v >> (8 * i)) : 0;
 }
 
 // K2: without --local, the work-group is the largest divisor of global[0] up
@@ -227,7 +227,26 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     if (auto bti = bindingTableIndex(pl, ssOffset, in.surfaceStateHeap)) out.cfg.bindingTable.emplace_back(*bti, name);
   };
   std::vector<uint8_t>& ctd = payload->crossThread;
+  // The cross-thread data is in the thread's registers: at most 256 GRFs of 64 bytes, whatever
+  // a (corrupt) patch list says.
+  constexpr uint64_t kMaxCrossThread = 256 * 64;
+  if (pl.dataParameterStreamSize && *pl.dataParameterStreamSize > kMaxCrossThread) {
+    err = fmt::format("the patch list's DATA_PARAMETER_STREAM is {} bytes, more than a thread's registers hold ({})",
+                      *pl.dataParameterStreamSize, kMaxCrossThread);
+    return false;
+  }
   if (pl.dataParameterStreamSize) ctd.assign(*pl.dataParameterStreamSize, 0);
+  std::string ctdError;
+  auto put = [&](uint64_t at, uint64_t bytes, uint64_t v) {
+    if (at > kMaxCrossThread || bytes > kMaxCrossThread - at) {
+      if (ctdError.empty())
+        ctdError = fmt::format("the patch list puts a value at bytes {}..{} of the cross-thread data, past the {} bytes a "
+                               "thread's registers hold",
+                               at, at + bytes, kMaxCrossThread);
+      return;
+    }
+    putLE(ctd, at, static_cast<unsigned>(bytes), v);
+  };
   out.argMemory.assign(std::max<size_t>(in.args.size(), pl.argInfo.size()), {});
   auto argName = [&](uint32_t a) {
     for (const KernelArgInfo& i : pl.argInfo)
@@ -251,7 +270,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
       out.argMemory[p.argumentNumber].address = addr;
     }
     const ArgMemory& m = out.argMemory[p.argumentNumber];
-    putLE(ctd, p.dataParamOffset, p.dataParamSize ? p.dataParamSize : 8, m.address);
+    put(p.dataParamOffset, p.dataParamSize ? p.dataParamSize : 8, m.address);
     bind(p.surfaceStateHeapOffset, out.bindings[static_cast<size_t>(m.binding)].name);
   }
   // Program-scope buffers (K9): their bytes from the program binary, pointers inside patched.
@@ -313,7 +332,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
                           isConst ? "constant" : "global", s.index);
         return false;
       }
-      putLE(ctd, s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, addr[s.index]);
+      put(s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, addr[s.index]);
       bind(s.surfaceStateHeapOffset, out.bindings[static_cast<size_t>(idx[s.index])].name);
     }
   }
@@ -334,7 +353,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     out.argMemory[d.argumentNumber].slmOffset = inlineSlm + slm;
     out.argMemory[d.argumentNumber].slmBytes = la->bytes;
     out.argMemory[d.argumentNumber].name = argName(d.argumentNumber);
-    putLE(ctd, d.offset, d.dataSize ? d.dataSize : 4, slm);
+    put(d.offset, d.dataSize ? d.dataSize : 4, slm);
     slm += la->bytes;
   }
   if (inlineSlm + slm) out.cfg.slmBytes = inlineSlm + slm;
@@ -359,7 +378,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     payload->privatePerThread = per;
     auto [i, a] = place("private memory", std::vector<uint8_t>(per * slots, 0));
     (void)i;
-    putLE(ctd, pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);
+    put(pl.privateMemory->dataParamOffset, pl.privateMemory->dataParamSize ? pl.privateMemory->dataParamSize : 8, a);
     bind(pl.privateMemory->surfaceStateHeapOffset, out.bindings.back().name);
   }
   // K12: printf's buffer (ALLOCATE_STATELESS_PRINTF_SURFACE), 4 MiB whose first dword, where the
@@ -370,14 +389,14 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
     putLE(bytes, 0, 4, 4);
     auto [i, a] = place("printf buffer", std::move(bytes));
     (void)i;
-    putLE(ctd, s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, a);
+    put(s.dataParamOffset, s.dataParamSize ? s.dataParamSize : 8, a);
     bind(s.surfaceStateHeapOffset, out.bindings.back().name);
   }
   // ---- the rest of the cross-thread data (K5) ----
   for (const DataParameter& d : pl.dataParameters) {
     const unsigned dim = d.sourceOffset / 4;
     const unsigned bytes = d.dataSize ? d.dataSize : 4;
-    auto perDim = [&](const std::array<uint64_t, 3>& v) { putLE(ctd, d.offset, bytes, dim < 3 ? v[dim] : 0); };
+    auto perDim = [&](const std::array<uint64_t, 3>& v) { put(d.offset, bytes, dim < 3 ? v[dim] : 0); };
     switch (d.type) {
       case DataParamType::GlobalWorkOffset: perDim(out.shape.offset); break;
       case DataParamType::LocalWorkSize:
@@ -386,14 +405,14 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
       case DataParamType::NumWorkGroups:
         perDim({out.shape.global[0] / local[0], out.shape.global[1] / local[1], out.shape.global[2] / local[2]});
         break;
-      case DataParamType::WorkDimensions: putLE(ctd, d.offset, bytes, out.shape.dims); break;
+      case DataParamType::WorkDimensions: put(d.offset, bytes, out.shape.dims); break;
       case DataParamType::BufferOffset:
       case DataParamType::BufferStateful:
       case DataParamType::SumOfLocalMemoryObjectArgumentSizes: break;  // (a marker; above)
-      case DataParamType::SimdSize: putLE(ctd, d.offset, bytes, in.simd); break;
-      case DataParamType::PrintfSurfaceSize: putLE(ctd, d.offset, bytes, kPrintfBufferBytes); break;  // K12
+      case DataParamType::SimdSize: put(d.offset, bytes, in.simd); break;
+      case DataParamType::PrintfSurfaceSize: put(d.offset, bytes, kPrintfBufferBytes); break;  // K12
       case DataParamType::PrivateMemoryStatelessSize:
-        putLE(ctd, d.offset, bytes, pl.privateMemory ? pl.privateMemory->perThreadPrivateMemorySize : 0);
+        put(d.offset, bytes, pl.privateMemory ? pl.privateMemory->perThreadPrivateMemorySize : 0);
         break;
       case DataParamType::KernelArgument: {
         const KernelArgValue* v = argValue(d.argumentNumber);
@@ -410,7 +429,7 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
                             argSpecText(*v), b.size());
           return false;
         }
-        for (unsigned i = 0; i < bytes && d.sourceOffset + i < b.size(); ++i) putLE(ctd, d.offset + i, 1, b[d.sourceOffset + i]);
+        for (unsigned i = 0; i < bytes && d.sourceOffset + i < b.size(); ++i) put(d.offset + i, 1, b[d.sourceOffset + i]);
         break;
       }
       default:
@@ -419,6 +438,10 @@ bool prepareKernelLaunch(const KernelLaunchInput& in, PreparedLaunch& out, std::
                           static_cast<uint32_t>(d.type));
         return false;
     }
+  }
+  if (!ctdError.empty()) {
+    err = ctdError;
+    return false;
   }
   out.crossThread = ctd;
   out.threadsPerGroup = payload->threads;

@@ -64,6 +64,32 @@ std::vector<uint8_t> startThread(const PreparedLaunch& l, std::array<uint32_t, 3
   return grf;
 }
 
+// A corrupt patch list cannot make the cross-thread data larger than a thread's registers (256
+// GRFs of 64 bytes): a stream size, an offset or a data size past that is an error, not gigabytes.
+TEST(ClLaunch, CrossThreadDataBeyondTheRegistersIsAnError) {
+  auto prepare = [](Fixture& f) {
+    PreparedLaunch l;
+    std::string err;
+    EXPECT_FALSE(prepareKernelLaunch(f.in(), l, err));
+    return err;
+  };
+  Fixture big;
+  big.patches.dataParameterStreamSize = 0xffffffffu;
+  EXPECT_EQ(prepare(big), "the patch list's DATA_PARAMETER_STREAM is 4294967295 bytes, more than a thread's registers hold (16384)");
+  Fixture far;
+  far.patches.dataParameterStreamSize = 64;
+  far.patches.dataParameters = {param(DataParamType::GlobalWorkSize, 0xfffffff0u, 0, 0)};
+  EXPECT_EQ(prepare(far), "the patch list puts a value at bytes 4294967280..4294967284 of the cross-thread data, past the "
+                          "16384 bytes a thread's registers hold");
+  Fixture wide;
+  wide.patches.dataParameterStreamSize = 64;
+  DataParameter p = param(DataParamType::GlobalWorkSize, 16, 0, 0);
+  p.dataSize = 16384;
+  wide.patches.dataParameters = {p};
+  EXPECT_EQ(prepare(wide), "the patch list puts a value at bytes 16..16400 of the cross-thread data, past the 16384 bytes a "
+                           "thread's registers hold");
+}
+
 // K1, K5, K8: buffers at 0x100000 and 64 KB-aligned addresses with a 64 KB
 // gap; their addresses, the scalars and the NDRange in the cross-thread data.
 TEST(ClLaunch, CrossThreadDataByHand) {
