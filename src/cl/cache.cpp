@@ -142,10 +142,15 @@ void trim(const fs::path& dir, const std::string& kept) {
 }  // namespace
 
 std::string cacheRoot() {
-  if (const char* d = std::getenv("VISAKIT_CACHE_DIR"); d && *d) return d;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return (fs::path(x) / "visakit").string();
-  if (const char* h = std::getenv("HOME"); h && *h) return (fs::path(h) / ".cache" / "visakit").string();
-  return {};
+  fs::path root;
+  if (const char* d = std::getenv("VISAKIT_CACHE_DIR"); d && *d) root = d;
+  else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) root = fs::path(x) / "visakit";
+  else if (const char* h = std::getenv("HOME"); h && *h) root = fs::path(h) / ".cache" / "visakit";
+  else return {};
+  // (absolute: ocloc runs in another folder, and the dump's path is kept)
+  std::error_code ec;
+  fs::path abs = fs::absolute(root, ec);
+  return ec ? std::string() : abs.string();
 }
 
 std::optional<std::string> compileKey(const OclocRequest& req, const std::string& exe, const std::string& source) {

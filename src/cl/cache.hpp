@@ -14,8 +14,8 @@
 
 namespace visakit::cl {
 
-// The cache root: $VISAKIT_CACHE_DIR, else $XDG_CACHE_HOME/visakit, else $HOME/.cache/visakit;
-// "" (no cache) when none is set.
+// The cache root: $VISAKIT_CACHE_DIR, else $XDG_CACHE_HOME/visakit, else $HOME/.cache/visakit,
+// made absolute (a relative one is the current folder's); "" (no cache) when none is set.
 std::string cacheRoot();
 
 // What determines ocloc's dumps of req (source text `source`, executable `exe`), as text: the

@@ -302,6 +302,25 @@ TEST(ClCache, AStoreRemovesWhatKilledRunsLeft) {
   EXPECT_EQ(names[1].find_first_not_of("0123456789abcdef"), std::string::npos) << names[1];
 }
 
+// A relative cache folder is the current folder's: ocloc, run in a folder of its own, still
+// writes the dumps where the key says, and a later run reads them.
+TEST(ClCache, ARelativeCacheFolderIsTheCurrentFolders) {
+  CacheSandbox sb;
+  const fs::path cwd = fs::current_path();
+  fs::current_path(sb.dir);
+  EnvVar rel("VISAKIT_CACHE_DIR", "relative-cache");
+  const std::string src = sb.source("k.cl", kKernel);
+  visakit::cl::Result first = visakit::cl::run(request(src, 3));
+  visakit::cl::Result second = visakit::cl::run(request(src, 4));
+  fs::current_path(cwd);
+  expectLin(first, 3);
+  EXPECT_EQ(first.compile, "compiled");
+  expectLin(second, 4);
+  EXPECT_EQ(second.compile, "cached");
+  EXPECT_EQ(sb.compiles(), 1u);
+  EXPECT_TRUE(fs::is_directory(sb.dir / "relative-cache" / "cl"));
+}
+
 TEST(ClCache, CliFlagAndJson) {
   CacheSandbox sb;
   const std::string src = sb.source("lin.cl", kKernel);
