@@ -21,6 +21,8 @@ struct Diagnostic {
 
 class Diagnostics {
  public:
+  // The errors render() shows (LLVM's -ferror-limit default); the text parser stops after them.
+  static constexpr unsigned kErrorLimit = 20;
   void error(SrcLoc loc, std::string msg) { add(Severity::Error, loc, std::move(msg)); }
   void warning(SrcLoc loc, std::string msg) { add(Severity::Warning, loc, std::move(msg)); }
   void note(SrcLoc loc, std::string msg) { add(Severity::Note, loc, std::move(msg)); }
@@ -34,7 +36,10 @@ class Diagnostics {
   const std::vector<Diagnostic>& all() const { return diags_; }
   void clear() { diags_.clear(); errors_ = warnings_ = 0; }
 
-  // Renders all diagnostics LLVM-style against `source` (may be empty).
+  // Renders the diagnostics LLVM-style against `source` (may be empty): the first kErrorLimit
+  // errors in source order and every warning and note, then a count of the errors not shown; a
+  // line longer than 160 characters is shown as 160 of them around the column, a message longer
+  // than 1024 as its start and end.
   std::string render(std::string_view path, std::string_view source) const;
 
  private:

@@ -38,28 +38,45 @@ std::string Diagnostics::render(std::string_view path, std::string_view source) 
     uint32_t la = a->loc.line ? a->loc.line : UINT32_MAX, lb = b->loc.line ? b->loc.line : UINT32_MAX;
     return la < lb;
   });
+  unsigned errorsShown = 0, errorsLeft = 0;
   for (const Diagnostic* dp : sorted) {
     const Diagnostic& d = *dp;
+    if (d.severity == Severity::Error && errorsShown++ >= kErrorLimit) {
+      ++errorsLeft;
+      continue;
+    }
     const char* sev = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    // (a message quoting a huge name: its start and end)
+    const std::string msg = d.message.size() <= 1024 ? d.message : d.message.substr(0, 800) + " ... " + d.message.substr(d.message.size() - 200);
     if (d.loc.line > 0) {
-      out += fmt::format("{}:{}:{}: {}: {}\n", path, d.loc.line, d.loc.col, sev, d.message);
+      out += fmt::format("{}:{}:{}: {}: {}\n", path, d.loc.line, d.loc.col, sev, msg);
       std::string_view text = lineOf(source, d.loc.line);
+      uint32_t skipped = 0;  // (a long line: the part around the column)
+      constexpr uint32_t kShown = 160;
+      if (text.size() > kShown) {
+        const uint32_t at = d.loc.col > 0 ? d.loc.col - 1 : 0;
+        skipped = std::min<uint32_t>(at > kShown / 2 ? at - kShown / 2 : 0, static_cast<uint32_t>(text.size() - kShown));
+        text = text.substr(skipped, kShown);
+      }
       if (!text.empty()) {
         std::string shown;
         for (char c : text) shown += (c == '\t') ? ' ' : (static_cast<unsigned char>(c) < 32 ? '?' : c);
         out += shown + "\n";
-        uint32_t col = d.loc.col > 0 ? d.loc.col - 1 : 0;
+        uint32_t col = d.loc.col > skipped ? d.loc.col - 1 - skipped : 0;
         if (col > shown.size()) col = static_cast<uint32_t>(shown.size());
         uint32_t len = d.loc.len > 1 ? d.loc.len : 1;
         if (col + len > shown.size() + 1) len = 1;
         out += std::string(col, ' ') + "^" + std::string(len - 1, '~') + "\n";
       }
     } else if (!d.where.empty()) {
-      out += fmt::format("{}: {}: {}: {}\n", path, d.where, sev, d.message);
+      out += fmt::format("{}: {}: {}: {}\n", path, d.where, sev, msg);
     } else {
-      out += fmt::format("{}: {}: {}\n", path, sev, d.message);
+      out += fmt::format("{}: {}: {}\n", path, sev, msg);
     }
   }
+  if (errorsLeft)
+    out += fmt::format("{}: note: {} more error{} not shown (the first {} are)\n", path, errorsLeft, errorsLeft == 1 ? "" : "s",
+                       kErrorLimit);
   return out;
 }
 

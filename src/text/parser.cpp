@@ -188,6 +188,17 @@ class Parser {
       } catch (const LimitError&) {
         break;
       }
+      if (diags_.errorCount() + pending_.size() > Diagnostics::kErrorLimit) {
+        // (binary bytes read as text: an error on every line)
+        stopped_ = true;
+        break;
+      }
+    }
+    if (stopped_) {
+      diags_.note(peek().loc, "too many errors: visakit stops reading the file here");
+      for (auto& [loc, msg] : pending_) diags_.error(loc, std::move(msg));
+      if (partial) *partial = std::move(mod_);
+      return std::nullopt;
     }
     finishKernel();
     if (!versionSeen) error(peek().loc, "expected '.version' directive");
@@ -211,6 +222,7 @@ class Parser {
   const Token* last_ = nullptr;
   Token lineEnd_;  // next()'s copy of a Newline it moved past
   bool tooBig_ = false;
+  bool stopped_ = false;  // more than Diagnostics::kErrorLimit errors: the rest of the file is not read
   Diagnostics& diags_;
   std::vector<std::pair<SrcLoc, std::string>> pending_;  // parse errors, reported after the lexical ones
   Options opts_;

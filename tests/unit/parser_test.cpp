@@ -102,6 +102,36 @@ TEST(Diagnostics, FunctionNameMustBeAnIdentifier) {
       << ok.render("k.visaasm", "");
 }
 
+// LLVM's error limit: 30 bad lines give the first 20 errors, a note where reading stopped and a
+// count of the rest; the file after that line is not read (line 40 has an error nobody sees).
+TEST(Diagnostics, TheFirstTwentyErrorsThenANote) {
+  std::string src = std::string(kHeader);
+  for (int i = 0; i < 30; ++i) src += "    nosuch (M1, 1)\n";
+  src += std::string(5, '\n') + "    ret (M1, 1)\n    also_bad\n";
+  Diagnostics d;
+  EXPECT_FALSE(parseText(src, d));
+  const std::string out = d.render("k.visaasm", src);
+  size_t errors = 0;
+  for (size_t at = out.find(": error: "); at != std::string::npos; at = out.find(": error: ", at + 1)) ++errors;
+  EXPECT_EQ(errors, 20u) << out;
+  EXPECT_NE(out.find("k.visaasm:25:5: error: "), std::string::npos) << out;  // the 20th bad line (the header has 4)
+  EXPECT_EQ(out.find("k.visaasm:26:5: error: "), std::string::npos) << out;
+  EXPECT_NE(out.find(": note: too many errors: visakit stops reading the file here"), std::string::npos) << out;
+  EXPECT_NE(out.find("k.visaasm: note: 1 more error not shown (the first 20 are)"), std::string::npos) << out;
+  EXPECT_EQ(out.find("also_bad"), std::string::npos) << out;
+}
+
+// A line longer than 160 characters is shown as 160 of them around the column, the caret under it;
+// a message quoting a long name, as its start and end.
+TEST(Diagnostics, ALongLineIsShownAroundTheColumn) {
+  const std::string src = std::string(kHeader) + "    mov (M1, 1) " + std::string(4000, 'x') + " ) $\n";
+  Diagnostics d;
+  EXPECT_FALSE(parseText(src, d));
+  const std::string out = d.render("k.visaasm", src);
+  for (size_t a = 0, b; (b = out.find('\n', a)) != std::string::npos; a = b + 1)
+    EXPECT_LE(b - a, 1100u) << out.substr(a, b - a);
+}
+
 TEST(Diagnostics, VersionMustComeFirst) {
   Diagnostics d;
   EXPECT_FALSE(parseText(".kernel \"k\"\n", d));
