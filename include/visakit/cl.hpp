@@ -45,6 +45,11 @@ struct Request {
   uint64_t maxSteps = sim::kDefaultMaxSteps;
   unsigned maxExamples = 4;
   unsigned compareTimeoutSeconds = 300;  // --compare: the OpenCL CPU device's run is stopped after this long; 0: no limit
+  // Limits a launch must stay within (an error before anything is allocated otherwise).
+  uint64_t maxWorkItems = uint64_t{1} << 32;    // work-items of the NDRange
+  uint64_t maxBufferBytes = uint64_t{1} << 32;  // one buffer argument
+  uint64_t maxMemoryBytes = uint64_t{16} << 30; // the buffer arguments together, and the launch's memory
+  uint64_t maxThreads = uint64_t{1} << 24;      // hardware threads of the launch
 };
 
 // A --check finding in OpenCL terms.

@@ -25,8 +25,8 @@
 namespace visakit::cl {
 
 // Limits of one launch. The defaults are ones no real launch meets; exceeding
-// one is a clear error before anything is allocated. The CLI names them
-// --max-work-items, --max-buffer-size and --max-memory.
+// one is a clear error before anything is allocated. `visakit cl` names them
+// --max-work-items, --max-buffer-size and --max-memory (cl::Request).
 struct LaunchLimits {
   uint64_t maxWorkItems = uint64_t{1} << 32;    // work-items in the launch (product of --global)
   uint64_t maxWorkGroupSize = 1024;             // work-items in one work-group (product of --local)

@@ -156,6 +156,9 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   std::string err;
   // ---- the launch description (usage errors: exit 2) ----
   LaunchLimits limits;
+  limits.maxWorkItems = rq.maxWorkItems;
+  limits.maxBufferBytes = rq.maxBufferBytes;
+  limits.maxTotalBytes = rq.maxMemoryBytes;
   if (rq.kernel.empty()) return failed(2, "--kernel NAME is required");
   if (rq.global.empty()) return failed(2, "--global X[,Y[,Z]] is required");
   auto shape = parseLaunchShape(rq.global, rq.local.empty() ? std::nullopt : std::optional<std::string_view>(rq.local),
@@ -399,6 +402,8 @@ static Result runIn(Session::Impl* session, const Request& rq) {
 
   // ---- the simulation ----
   pl.cfg.check = rq.check;
+  pl.cfg.maxThreads = rq.maxThreads;
+  pl.cfg.maxMemoryBytes = rq.maxMemoryBytes;
   pl.cfg.reference = rq.reference;
   for (const Kernel& f : mod->kernels)
     if (f.isFunction) pl.cfg.functions.push_back(&f);  // what its FCALLs may call

@@ -175,6 +175,15 @@ Runner addCl(CLI::App& app) {
   cmd->add_option("--jobs", rq.jobs, "N host threads (default: all cores)");
   cmd->add_option("--grf-size", rq.grfSize, "GRF bytes (default: from the dump's platform, 64 for pvc)")
       ->check(CLI::IsMember({32, 64}));
+  auto count = [](const std::string& v) {
+    return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos ? std::string() : "a count, not '" + v + "'";
+  };
+  cmd->add_option("--max-work-items", rq.maxWorkItems, "N: the most work-items of the NDRange")->check(count)->capture_default_str();
+  cmd->add_option("--max-buffer-size", rq.maxBufferBytes, "N: the most bytes of one buffer argument")->check(count)->capture_default_str();
+  cmd->add_option("--max-memory", rq.maxMemoryBytes, "N: the most bytes of the buffer arguments together, and of the launch")
+      ->check(count)
+      ->capture_default_str();
+  cmd->add_option("--max-threads", rq.maxThreads, "N: the most hardware threads of the launch")->check(count)->capture_default_str();
   cmd->add_option("--max-steps", rq.maxSteps, "N: instructions per hardware thread before the run fails")
       ->check([](const std::string& v) {
         return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos ? std::string()

@@ -393,6 +393,26 @@ TEST(ClCli, AnUnreadableProgramBinaryIsAnError) {
   EXPECT_NE(r.output.find("cannot open '" + bin.string() + "': No such file or directory"), std::string::npos) << r.output;
 }
 
+// The launch limits the messages name are options of visakit cl.
+TEST(ClCli, LaunchLimitsAreOptions) {
+  const std::string dump = (fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/cl-altered/triple-skl").string();
+  const std::string launch = "cl '" + dump + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256";
+  auto threads = vtest::runCli(launch + " --max-threads 1");
+  EXPECT_EQ(threads.exit, 1) << threads.output;
+  EXPECT_NE(threads.output.find("the launch has 2 threads, over the limit of 1 (--max-threads)"), std::string::npos) << threads.output;
+  auto buffer = vtest::runCli(launch + " --max-buffer-size 100");
+  EXPECT_EQ(buffer.exit, 2) << buffer.output;
+  EXPECT_NE(buffer.output.find("256 bytes, over the limit of 100 (--max-buffer-size)"), std::string::npos) << buffer.output;
+  auto items = vtest::runCli(launch + " --max-work-items 32");
+  EXPECT_EQ(items.exit, 2) << items.output;
+  EXPECT_NE(items.output.find("64 work-items (64), over the limit of 32 (--max-work-items)"), std::string::npos) << items.output;
+  auto memory = vtest::runCli(launch + " --max-memory 300");
+  EXPECT_EQ(memory.exit, 2) << memory.output;
+  EXPECT_NE(memory.output.find("over the limit of 300 (--max-memory)"), std::string::npos) << memory.output;
+  EXPECT_EQ(vtest::runCli(launch + " --max-threads abc").exit, 2);
+  EXPECT_EQ(vtest::runCli(launch).exit, 0);
+}
+
 // CL25: a kernel that writes 8 GiB past its buffer crashes pocl. With --check the simulation
 // still runs and says where (exit 3, nothing compared); without it the run fails (exit 1,
 // nothing written) and the message points to --check.
