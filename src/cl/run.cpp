@@ -233,6 +233,9 @@ static Result runIn(Session::Impl* session, const Request& rq) {
   res.platform = prog.platform;
   res.simd = dk->chosen.simd;
   res.grfSize = rq.grfSize ? rq.grfSize : grfOfPlatform(prog.platform, rq.device);
+  // (the dump's platform fixes its registers: another size would lay the kernel out wrongly)
+  if (auto g = grfSizeOfPlatform(prog.platform); g && rq.grfSize && *g != rq.grfSize)
+    return failed(2, fmt::format("--grf-size {}: the dump is for {}, whose GRFs are {} bytes", rq.grfSize, prog.platform, *g));
 
   // ---- the patch tokens: the program binary, else the kernel's .cos ----
   ProgramBinary bin;

@@ -173,7 +173,7 @@ Runner addCl(CLI::App& app) {
                 "print the verifier's warnings on IGC's vISA (where it departs from the pages; counted otherwise)");
   cmd->add_flag("--json", a->json, "print the run's summary, findings and comparison as JSON on stdout");
   cmd->add_option("--jobs", rq.jobs, "N host threads (default: all cores)");
-  cmd->add_option("--grf-size", rq.grfSize, "GRF bytes (default: from the dump's platform, 64 for pvc)")
+  cmd->add_option("--grf-size", rq.grfSize, "GRF bytes of a dump whose platform is not known (a known platform's must agree; default: from the dump's platform, 64 for pvc)")
       ->check(CLI::IsMember({32, 64}));
   auto count = [](const std::string& v) {
     return !v.empty() && v.find_first_not_of("0123456789") == std::string::npos ? std::string() : "a count, not '" + v + "'";

@@ -393,7 +393,7 @@ TEST(ClCli, AnUnreadableProgramBinaryIsAnError) {
   EXPECT_NE(r.output.find("cannot open '" + bin.string() + "': No such file or directory"), std::string::npos) << r.output;
 }
 
-// The launch limits the messages name are options of visakit cl.
+// The launch limits the messages name are options of visakit cl; --grf-size must agree with the dump.
 TEST(ClCli, LaunchLimitsAreOptions) {
   const std::string dump = (fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/cl-altered/triple-skl").string();
   const std::string launch = "cl '" + dump + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256";
@@ -411,6 +411,11 @@ TEST(ClCli, LaunchLimitsAreOptions) {
   EXPECT_NE(memory.output.find("over the limit of 300 (--max-memory)"), std::string::npos) << memory.output;
   EXPECT_EQ(vtest::runCli(launch + " --max-threads abc").exit, 2);
   EXPECT_EQ(vtest::runCli(launch).exit, 0);
+  // --grf-size against the dump's platform (SKL: 32-byte GRFs)
+  auto grf = vtest::runCli(launch + " --grf-size 64");
+  EXPECT_EQ(grf.exit, 2) << grf.output;
+  EXPECT_NE(grf.output.find("--grf-size 64: the dump is for SKL, whose GRFs are 32 bytes"), std::string::npos) << grf.output;
+  EXPECT_EQ(vtest::runCli(launch + " --grf-size 32").exit, 0);
 }
 
 // CL25: a kernel that writes 8 GiB past its buffer crashes pocl. With --check the simulation
