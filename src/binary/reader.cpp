@@ -829,10 +829,14 @@ using namespace binary;
 
 bool looksBinary(std::string_view bytes) {
   // Detected by content: the 'CISA' magic (or a piece of it), or a NUL byte,
-  // which no text kernel holds (the reader then names what is wrong).
+  // which no text kernel holds (the reader then names what is wrong), unless
+  // the file begins with `.version`.
   static constexpr std::string_view kMagicBytes("CISA", 4);
   if (bytes.empty()) return false;
   if (bytes.substr(0, 4) == kMagicBytes.substr(0, std::min<size_t>(4, bytes.size()))) return true;
+  // (text that begins as a kernel does is text, whatever bytes follow: the parser names them)
+  const size_t start = bytes.find_first_not_of(" \t\r\n");
+  if (start != std::string_view::npos && bytes.substr(start).starts_with(".version")) return false;
   return bytes.substr(0, 256).find('\0') != std::string_view::npos;
 }
 

@@ -217,6 +217,9 @@ std::span<const Token> Lexer::line() {
       }
       Token& t = push(Tok::String, st + 1, static_cast<size_t>(p - st - 1));
       t.loc = loc(st, static_cast<size_t>(p - st + 1));
+      // (a name the binary form cannot hold: its strings end at a NUL, chapter 4)
+      if (const void* nul = std::memchr(st + 1, '\0', static_cast<size_t>(p - st - 1)))
+        diags_.error(loc(static_cast<const char*>(nul), 1), "a string may not hold a NUL byte (\\x00)");
       ++p;
       continue;
     }

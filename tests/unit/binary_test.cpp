@@ -490,6 +490,14 @@ TEST(BinaryDetect, ByContent) {
   EXPECT_FALSE(looksBinary(".version 4.2\n"));
   EXPECT_FALSE(looksBinary("// CISA\n.version 4.2\n"));
   EXPECT_FALSE(looksBinary(""));
+  // Text that begins as a kernel, with a NUL byte in it: text, whose parser names the byte.
+  EXPECT_FALSE(looksBinary(std::string_view(".version 4.2\n.kernel \"k\0\"\n", 25)));
+  EXPECT_FALSE(looksBinary(std::string_view("\n  .version 4.2\0", 17)));
+  Diagnostics d;
+  const std::string text(".version 4.2\n.kernel \"k\0z\"\n    ret (M1, 1)\n", 43);
+  EXPECT_FALSE(parseText(text, d));
+  EXPECT_NE(d.render("k.visaasm", text).find("k.visaasm:2:11: error: a string may not hold a NUL byte (\\x00)"), std::string::npos)
+      << d.render("k.visaasm", text);
 }
 
 TEST(BinaryLimits, TooManySurfaces) {
