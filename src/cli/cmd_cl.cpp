@@ -36,7 +36,10 @@ int runCl(const cl::Request& rq, bool json, bool visaWarnings) {
   }
   if (r.exitCode == kExitUsage || r.exitCode == kExitInvalid) {
     if (json) std::cout << j.dump(2) << "\n";
-    std::cerr << "visakit: error: " << r.error << (r.error.ends_with('\n') ? "" : "\n");
+    // (a message that names its file LLVM-style, "FILE: error: byte 4: ...", has its own prefix)
+    const size_t first = r.error.find('\n'), at = r.error.find(": error: ");
+    const bool located = at != std::string::npos && at < first && r.error.find(' ') > at;
+    std::cerr << (located ? "" : "visakit: error: ") << r.error << (r.error.ends_with('\n') ? "" : "\n");
     return r.exitCode;
   }
   // The kernel's printf output (K12) on stdout, as the OpenCL runtime prints it (in the JSON with --json).

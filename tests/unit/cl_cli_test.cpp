@@ -391,6 +391,12 @@ TEST(ClCli, AnUnreadableProgramBinaryIsAnError) {
   auto r = vtest::runCli("cl '" + dump.string() + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256");
   EXPECT_EQ(r.exit, 1) << r.output;
   EXPECT_NE(r.output.find("cannot open '" + bin.string() + "': No such file or directory"), std::string::npos) << r.output;
+  // One that is not a program binary: its file and byte, LLVM-style, with no second prefix.
+  fs::remove(bin);
+  std::ofstream(bin) << "not a program binary at all, but long enough for its header";
+  auto bad = vtest::runCli("cl '" + dump.string() + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256");
+  EXPECT_EQ(bad.exit, 1) << bad.output;
+  EXPECT_EQ(bad.output.rfind(bin.string() + ": error: byte 0: magic ", 0), 0u) << bad.output;
 }
 
 // The launch limits the messages name are options of visakit cl; --grf-size must agree with the dump.
