@@ -79,19 +79,16 @@ TEST(ClCli, MissingOclocIsAClearError) {
 }
 
 TEST(ClCli, AMissingInputFileIsAClearError) {
-  auto r = vtest::runCli("cl /nonexistent/k.cl --kernel k --global 1");
-  EXPECT_EQ(r.exit, 1) << r.output;
-  EXPECT_NE(r.output.find("cannot open '/nonexistent/k.cl': No such file or directory"), std::string::npos) << r.output;
-  // A file with no end (a device) stops at the input limit; a folder's files that are not files say so.
-  auto z = vtest::runCli("cl /dev/zero --kernel k --global 1");
-  EXPECT_EQ(z.exit, 1) << z.output;
-  EXPECT_NE(z.output.find("'/dev/zero' has more than 268435456 bytes (the limit of an input file)"), std::string::npos) << z.output;
-  auto c = vtest::runCli("check /dev/zero");
-  EXPECT_EQ(c.exit, 1) << c.output;
-  EXPECT_NE(c.output.find("'/dev/zero' has more than 268435456 bytes (--max-file-size)"), std::string::npos) << c.output;
-  auto d = vtest::runCli("check /tmp");
-  EXPECT_EQ(d.exit, 1) << d.output;
-  EXPECT_NE(d.output.find("'/tmp' is a directory"), std::string::npos) << d.output;
+  auto failsSaying = [](const std::string& args, const std::string& message) {
+    auto r = vtest::runCli(args);
+    EXPECT_EQ(r.exit, 1) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  };
+  failsSaying("cl /nonexistent/k.cl --kernel k --global 1", "cannot open '/nonexistent/k.cl': No such file or directory");
+  // A file with no end (a device) stops at the input limit; a folder given as a file says so.
+  failsSaying("cl /dev/zero --kernel k --global 1", "'/dev/zero' has more than 268435456 bytes (the limit of an input file)");
+  failsSaying("check /dev/zero", "'/dev/zero' has more than 268435456 bytes (--max-file-size)");
+  failsSaying("check /tmp", "'/tmp' is a directory");
 }
 
 }  // namespace
@@ -403,24 +400,19 @@ TEST(ClCli, AnUnreadableProgramBinaryIsAnError) {
 TEST(ClCli, LaunchLimitsAreOptions) {
   const std::string dump = (fs::path(VISAKIT_SOURCE_DIR) / "tests/fixtures/cl-altered/triple-skl").string();
   const std::string launch = "cl '" + dump + "' --kernel triple --global 64 --arg 0=zero:256 --arg 1=zero:256";
-  auto threads = vtest::runCli(launch + " --max-threads 1");
-  EXPECT_EQ(threads.exit, 1) << threads.output;
-  EXPECT_NE(threads.output.find("the launch has 2 threads, over the limit of 1 (--max-threads)"), std::string::npos) << threads.output;
-  auto buffer = vtest::runCli(launch + " --max-buffer-size 100");
-  EXPECT_EQ(buffer.exit, 2) << buffer.output;
-  EXPECT_NE(buffer.output.find("256 bytes, over the limit of 100 (--max-buffer-size)"), std::string::npos) << buffer.output;
-  auto items = vtest::runCli(launch + " --max-work-items 32");
-  EXPECT_EQ(items.exit, 2) << items.output;
-  EXPECT_NE(items.output.find("64 work-items (64), over the limit of 32 (--max-work-items)"), std::string::npos) << items.output;
-  auto memory = vtest::runCli(launch + " --max-memory 300");
-  EXPECT_EQ(memory.exit, 2) << memory.output;
-  EXPECT_NE(memory.output.find("over the limit of 300 (--max-memory)"), std::string::npos) << memory.output;
+  auto failsSaying = [&](const std::string& options, int exit, const std::string& message) {
+    auto r = vtest::runCli(launch + " " + options);
+    EXPECT_EQ(r.exit, exit) << r.output;
+    EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  };
+  failsSaying("--max-threads 1", 1, "the launch has 2 threads, over the limit of 1 (--max-threads)");
+  failsSaying("--max-buffer-size 100", 2, "256 bytes, over the limit of 100 (--max-buffer-size)");
+  failsSaying("--max-work-items 32", 2, "64 work-items (64), over the limit of 32 (--max-work-items)");
+  failsSaying("--max-memory 300", 2, "over the limit of 300 (--max-memory)");
   EXPECT_EQ(vtest::runCli(launch + " --max-threads abc").exit, 2);
   EXPECT_EQ(vtest::runCli(launch).exit, 0);
   // --grf-size against the dump's platform (SKL: 32-byte GRFs)
-  auto grf = vtest::runCli(launch + " --grf-size 64");
-  EXPECT_EQ(grf.exit, 2) << grf.output;
-  EXPECT_NE(grf.output.find("--grf-size 64: the dump is for SKL, whose GRFs are 32 bytes"), std::string::npos) << grf.output;
+  failsSaying("--grf-size 64", 2, "--grf-size 64: the dump is for SKL, whose GRFs are 32 bytes");
   EXPECT_EQ(vtest::runCli(launch + " --grf-size 32").exit, 0);
 }
 
