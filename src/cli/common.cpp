@@ -20,10 +20,6 @@
 
 namespace visakit::cli {
 
-bool readFile(const std::string& path, uint64_t maxBytes, std::string& out, std::string& err) {
-  return readFileLimited(path, maxBytes, out, err);
-}
-
 MappedFile::~MappedFile() {
   if (data_) ::munmap(data_, size_);
 }
@@ -248,7 +244,7 @@ std::optional<Loaded> loadAndVerify(const std::string& path, const Options& give
                              opts.limits.maxFileBytes);
     return std::nullopt;
   }
-  if (!readFile(path, opts.limits.maxFileBytes, data, err)) {
+  if (!readFileLimited(path, opts.limits.maxFileBytes, data, err)) {
     std::cerr << "visakit: error: " << err << "\n";
     return std::nullopt;
   }

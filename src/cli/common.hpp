@@ -17,7 +17,6 @@ namespace visakit::cli {
 // Exit codes (README "Exit codes").
 constexpr int kExitOk = 0, kExitInvalid = 1, kExitUsage = 2, kExitFindings = 3;
 
-bool readFile(const std::string& path, uint64_t maxBytes, std::string& out, std::string& err);
 // A surface's memory for `visakit run`: a file mapped private and writable
 // (reads share the page cache, a page the kernel writes is copied on its first
 // write, the file is never modified) or zero-filled anonymous memory (pages

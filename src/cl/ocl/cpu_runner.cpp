@@ -110,6 +110,9 @@ bool cpuRunnerAvailable() { return true; }
 
 namespace {
 
+// How a build failure's error begins (its build log follows; runIsolated adds no messages to it).
+constexpr std::string_view kCouldNotBuild = "the OpenCL CPU device could not build the program";
+
 // RAII for the OpenCL objects: released when the holder goes, on every path.
 template <class H, cl_int (*Release)(H)>
 struct Releaser {
@@ -260,7 +263,7 @@ CpuRunResult runHere(const CpuRunRequest& q) {
     e = clBuildProgram(program.get(), 1, &device, options.c_str(), nullptr, nullptr);
     if (e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BUILD_OPTIONS || e == CL_COMPILER_NOT_AVAILABLE) {
       std::string log = programBuildLog(program.get(), device);
-      throw Failure{fmt::format("the OpenCL CPU device could not build the program ({}){}", clErrorName(e),
+      throw Failure{fmt::format("{} ({}){}", kCouldNotBuild, clErrorName(e),
                                 log.empty() ? std::string() : ":\n" + log)};
     }
     check(e, "clBuildProgram");
@@ -499,7 +502,7 @@ bool readMessages(int fd, std::string& messages) {
   const ssize_t n = ::read(fd, buf, sizeof buf);
   if (n < 0) return errno == EINTR;
   if (n == 0) return false;
-  messages.append(buf, static_cast<size_t>(std::min<size_t>(static_cast<size_t>(n), kMaxMessages - std::min(kMaxMessages, messages.size()))));
+  if (messages.size() < kMaxMessages) messages.append(buf, std::min(static_cast<size_t>(n), kMaxMessages - messages.size()));
   return true;
 }
 
@@ -650,7 +653,7 @@ CpuRunResult runIsolated(const CpuRunRequest& q) {
     return bad;
   }
   // (a build failure's log is in its error already)
-  if (!r.ok && !r.error.starts_with("the OpenCL CPU device could not build")) r.error = withMessages(r.error);
+  if (!r.ok && !r.error.starts_with(kCouldNotBuild)) r.error = withMessages(r.error);
   return r;
 }
 
